@@ -1,0 +1,1 @@
+"""The Qt-free core: profiles, rules, selector induction, extraction, sanitising, URLs, text."""

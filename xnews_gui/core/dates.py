@@ -1,0 +1,42 @@
+"""Dates as news pages write them -> ISO 8601 (Vietnamese pages put the day first)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from dateutil import parser as dateparser
+
+_VN_DATE = re.compile(
+    r"(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})(?:\D{1,12}?(?P<H>\d{1,2})[:hg](?P<M>\d{2}))?"
+)
+_TIME_FIRST = re.compile(r"(?P<H>\d{1,2})[:hg](?P<M>\d{2})\D{1,12}?(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})")
+_TZ = re.compile(r"GMT\s*([+-]\d{1,2})", re.I)
+
+
+def parse_date(text: str) -> str | None:
+    """ISO 8601 for the date in ``text``, or None when none can be read."""
+    if not text or not text.strip():
+        return None
+    text = text.strip()
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).isoformat()
+    except ValueError:
+        pass
+    m = _TIME_FIRST.search(text) or _VN_DATE.search(text)
+    if m:
+        try:
+            dt = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"] or 0), int(m["M"] or 0))
+        except ValueError:
+            dt = None
+        if dt is not None:
+            tz = _TZ.search(text)
+            iso = dt.isoformat()
+            if tz:
+                hours = int(tz.group(1))
+                iso += f"{'+' if hours >= 0 else '-'}{abs(hours):02d}:00"
+            return iso
+    try:
+        return dateparser.parse(text, fuzzy=True, dayfirst=True).isoformat()
+    except (ValueError, OverflowError, TypeError):
+        return None

@@ -1,0 +1,69 @@
+"""Decode HTML bytes: HTTP header, then <meta charset>, then detection.
+
+Vietnamese legacy pages are often windows-1258, whose tone marks are combining
+characters; the result is NFC-normalised so text compares and searches equal.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+
+from charset_normalizer import from_bytes
+
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I
+)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_.:-]+)", re.I)
+_ALIASES = {"utf8": "utf-8", "x-user-defined": "windows-1252", "iso-8859-1": "windows-1252",
+            "latin1": "windows-1252", "latin-1": "windows-1252", "ascii": "windows-1252",
+            "us-ascii": "windows-1252"}
+
+
+def _known(name: str | None) -> str | None:
+    if not name:
+        return None
+    name = _ALIASES.get(name.strip().lower(), name.strip().lower())
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def charset_from_content_type(content_type: str | None) -> str | None:
+    if not content_type:
+        return None
+    m = _HEADER_CHARSET.search(content_type)
+    return _known(m.group(1)) if m else None
+
+
+def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:
+    """Return (text, encoding used)."""
+    if isinstance(data, str):
+        return data, "unicode"
+    for bom, enc in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16"),
+                     (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            return _nfc(data.decode(enc, errors="replace").lstrip("\ufeff")), enc
+    candidates = [charset_from_content_type(content_type)]
+    m = _META_CHARSET.search(data[:8192])
+    candidates.append(_known(m.group(1).decode("ascii", "ignore")) if m else None)
+    for enc in candidates:
+        if not enc:
+            continue
+        try:
+            return _nfc(data.decode(enc)), enc
+        except (UnicodeDecodeError, LookupError):
+            continue
+    try:
+        return _nfc(data.decode("utf-8")), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    best = from_bytes(data[:200_000]).best()
+    enc = best.encoding if best else "windows-1252"
+    return _nfc(data.decode(enc, errors="replace")), enc
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)

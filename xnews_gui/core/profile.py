@@ -1,0 +1,299 @@
+"""A per-site profile: declarative, versioned JSON (see README, "Profile format").
+
+``Profile.from_json(text)`` validates everything and raises ``ProfileError``
+with the profile's name, the place and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .rules import Rule, RuleError
+from .urls import ALLOWED_SCHEMES, is_allowed_scheme
+
+SCHEMA_VERSION = 1
+FIELDS = ("title", "summary", "image", "body", "author", "date")
+STRATEGIES = ("bfs", "dfs", "random", "best_first", "importance", "pagerank", "focused")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be used; the message says which, where and why."""
+
+
+@dataclass(frozen=True)
+class LinkRule:
+    """Which links of a list page to follow: a selector and/or URL regexes."""
+
+    kind: str = "css"
+    selector: str = ""
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        data: dict = {"kind": self.kind, "selector": self.selector}
+        if self.allow:
+            data["allow"] = list(self.allow)
+        if self.deny:
+            data["deny"] = list(self.deny)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> "LinkRule":
+        if not isinstance(data, dict):
+            raise RuleError(f"{where}: expected an object")
+        unknown = set(data) - {"kind", "selector", "allow", "deny"}
+        if unknown:
+            raise RuleError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        rule = cls(
+            kind=data.get("kind", "css"),
+            selector=data.get("selector", "") or "",
+            allow=tuple(_str_list(data.get("allow", []), f"{where}.allow")),
+            deny=tuple(_str_list(data.get("deny", []), f"{where}.deny")),
+        )
+        rule.check(where)
+        return rule
+
+    def check(self, where: str) -> None:
+        if self.kind not in ("css", "xpath"):
+            raise RuleError(f"{where}: link rules are css or xpath, not {self.kind!r}")
+        if not self.selector and not self.allow:
+            raise RuleError(f"{where}: needs a selector or at least one allow pattern")
+        if self.selector:
+            self.as_rule().check(where)
+        for pattern in self.allow + self.deny:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise RuleError(f"{where}: invalid URL pattern {pattern!r}: {exc}") from None
+
+    def as_rule(self) -> Rule:
+        return Rule(kind=self.kind, selector=self.selector or "a[href]", take="attr:href")
+
+    def accepts(self, url: str) -> bool:
+        if self.allow and not any(re.search(p, url) for p in self.allow):
+            return False
+        return not any(re.search(p, url) for p in self.deny)
+
+
+@dataclass(frozen=True)
+class CrawlSettings:
+    strategy: str = "bfs"
+    delay_s: float = 0.5
+    concurrency: int = 4
+    max_depth: int = 3
+    revisit_min: float = 30.0
+    revisit_max_min: float = 24 * 60.0
+    max_pages: int = 0
+    topic_keywords: dict = field(default_factory=dict)
+    relevance_threshold: float = 0.6
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> "CrawlSettings":
+        if not isinstance(data, dict):
+            raise ProfileError(f"{where}: expected an object")
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - known
+        if unknown:
+            raise ProfileError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        s = cls(**data)
+        if s.strategy not in STRATEGIES:
+            raise ProfileError(f"{where}.strategy: {s.strategy!r} is not one of {', '.join(STRATEGIES)}")
+        for name in ("delay_s", "revisit_min", "revisit_max_min", "relevance_threshold"):
+            if not isinstance(getattr(s, name), (int, float)) or getattr(s, name) < 0:
+                raise ProfileError(f"{where}.{name}: must be a number >= 0")
+        for name in ("concurrency", "max_depth", "max_pages"):
+            if not isinstance(getattr(s, name), int) or getattr(s, name) < 0:
+                raise ProfileError(f"{where}.{name}: must be a whole number >= 0")
+        if s.concurrency < 1:
+            raise ProfileError(f"{where}.concurrency: must be at least 1")
+        if not isinstance(s.topic_keywords, dict) or not all(
+            isinstance(k, str) and isinstance(v, (int, float)) for k, v in s.topic_keywords.items()
+        ):
+            raise ProfileError(f"{where}.topic_keywords: must map words to numeric weights")
+        return s
+
+    def to_dict(self) -> dict:
+        defaults = CrawlSettings()
+        out = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name in ("strategy", "delay_s", "concurrency", "max_depth", "revisit_min") or value != getattr(defaults, name):
+                out[name] = value
+        return out
+
+
+@dataclass(frozen=True)
+class SelfTest:
+    file: str = ""
+    url: str = ""
+    page_url: str = ""
+    expect: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        out = {k: v for k, v in (("file", self.file), ("url", self.url), ("page_url", self.page_url)) if v}
+        out["expect"] = dict(self.expect)
+        return out
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    start_urls: tuple[str, ...]
+    allowed_domains: tuple[str, ...] = ()
+    articles: LinkRule | None = None
+    lists: LinkRule | None = None
+    fields: dict = field(default_factory=dict)  # field name -> Rule
+    remove: tuple[Rule, ...] = ()
+    crawl: CrawlSettings = field(default_factory=CrawlSettings)
+    self_test: SelfTest | None = None
+    topics: dict = field(default_factory=dict)  # URL regex -> topic label (training from sections)
+    description: str = ""
+
+    # --- JSON ------------------------------------------------------------
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Profile":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ProfileError(f"profile is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Profile":
+        if not isinstance(data, dict):
+            raise ProfileError("profile must be a JSON object")
+        name = data.get("name")
+        label = f"profile {name!r}" if isinstance(name, str) else "profile"
+        version = data.get("schema")
+        if version != SCHEMA_VERSION:
+            raise ProfileError(
+                f"{label}: unsupported schema version {version!r} (this XNews reads version {SCHEMA_VERSION}); "
+                "export it again from a matching XNews or update the 'schema' key"
+            )
+        known = {"schema", "name", "start_urls", "allowed_domains", "links", "fields", "remove",
+                 "crawl", "self_test", "topics", "description"}
+        unknown = set(data) - known
+        if unknown:
+            raise ProfileError(f"{label}: unknown key(s) {', '.join(sorted(unknown))}")
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise ProfileError(f"{label}: 'name' must be 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)")
+        try:
+            start_urls = tuple(_str_list(data.get("start_urls"), "start_urls", required=True))
+            for url in start_urls:
+                if not is_allowed_scheme(url):
+                    raise RuleError(f"start_urls: {url!r} is not an http(s) URL (allowed: {', '.join(ALLOWED_SCHEMES)})")
+            domains = tuple(_str_list(data.get("allowed_domains", []), "allowed_domains"))
+            links = data.get("links", {})
+            if not isinstance(links, dict):
+                raise RuleError("links: expected an object with 'articles' and/or 'lists'")
+            unknown = set(links) - {"articles", "lists"}
+            if unknown:
+                raise RuleError(f"links: unknown key(s) {', '.join(sorted(unknown))}")
+            articles = LinkRule.from_dict(links["articles"], "links.articles") if links.get("articles") else None
+            lists = LinkRule.from_dict(links["lists"], "links.lists") if links.get("lists") else None
+            raw_fields = data.get("fields", {})
+            if not isinstance(raw_fields, dict):
+                raise RuleError("fields: expected an object mapping field names to rules")
+            fields = {}
+            for fname, raw in raw_fields.items():
+                if fname not in FIELDS:
+                    raise RuleError(f"fields: unknown field {fname!r} (known: {', '.join(FIELDS)})")
+                fields[fname] = Rule.from_dict(raw, f"fields.{fname}")
+            raw_remove = data.get("remove", [])
+            if not isinstance(raw_remove, list):
+                raise RuleError("remove: expected a list of rules")
+            remove = tuple(Rule.from_dict(r, f"remove[{i}]") for i, r in enumerate(raw_remove))
+            for i, r in enumerate(remove):
+                if r.kind not in ("css", "xpath"):
+                    raise RuleError(f"remove[{i}]: remove rules are css or xpath")
+            crawl = CrawlSettings.from_dict(data.get("crawl", {}), "crawl")
+            self_test = _self_test(data.get("self_test"))
+            topics = data.get("topics", {})
+            if not isinstance(topics, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in topics.items()):
+                raise RuleError("topics: must map URL patterns to topic labels")
+            for pattern in topics:
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise RuleError(f"topics: invalid URL pattern {pattern!r}: {exc}") from None
+        except (RuleError, ProfileError) as exc:
+            raise ProfileError(f"{label}: {exc}") from None
+        description = data.get("description", "")
+        return cls(name=name, start_urls=start_urls, allowed_domains=domains, articles=articles,
+                   lists=lists, fields=fields, remove=remove, crawl=crawl, self_test=self_test,
+                   topics=topics, description=description if isinstance(description, str) else "")
+
+    def to_dict(self) -> dict:
+        out: dict = {"schema": SCHEMA_VERSION, "name": self.name}
+        if self.description:
+            out["description"] = self.description
+        out["start_urls"] = list(self.start_urls)
+        out["allowed_domains"] = list(self.allowed_domains)
+        links = {}
+        if self.articles:
+            links["articles"] = self.articles.to_dict()
+        if self.lists:
+            links["lists"] = self.lists.to_dict()
+        out["links"] = links
+        out["fields"] = {k: self.fields[k].to_dict() for k in FIELDS if k in self.fields}
+        if self.remove:
+            out["remove"] = [r.to_dict() for r in self.remove]
+        out["crawl"] = self.crawl.to_dict()
+        if self.topics:
+            out["topics"] = dict(self.topics)
+        if self.self_test:
+            out["self_test"] = self.self_test.to_dict()
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"
+
+    def with_(self, **changes) -> "Profile":
+        return replace(self, **changes)
+
+    def with_field(self, name: str, rule: Rule | None) -> "Profile":
+        fields = dict(self.fields)
+        if rule is None:
+            fields.pop(name, None)
+        else:
+            fields[name] = rule
+        return replace(self, fields=fields)
+
+    def topic_for_url(self, url: str) -> str | None:
+        for pattern, label in self.topics.items():
+            if re.search(pattern, url):
+                return label
+        return None
+
+
+def _str_list(value: Any, where: str, required: bool = False) -> list[str]:
+    if value is None:
+        value = []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise RuleError(f"{where}: expected a list of non-empty strings")
+    if required and not value:
+        raise RuleError(f"{where}: at least one is required")
+    return [v.strip() for v in value]
+
+
+def _self_test(data: Any) -> SelfTest | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RuleError("self_test: expected an object")
+    unknown = set(data) - {"file", "url", "page_url", "expect"}
+    if unknown:
+        raise RuleError(f"self_test: unknown key(s) {', '.join(sorted(unknown))}")
+    if not data.get("file") and not data.get("url"):
+        raise RuleError("self_test: needs a 'file' or a 'url'")
+    expect = data.get("expect", {})
+    if not isinstance(expect, dict) or any(k not in FIELDS for k in expect):
+        raise RuleError(f"self_test.expect: must map field names ({', '.join(FIELDS)}) to expected values")
+    return SelfTest(file=data.get("file", ""), url=data.get("url", ""),
+                    page_url=data.get("page_url", ""), expect=expect)

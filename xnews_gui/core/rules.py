@@ -1,0 +1,299 @@
+"""Compile and apply one extraction rule (css / xpath / regex / start-end markers).
+
+A rule is plain data (``Rule``); compiling it checks it and caches the compiled
+form, so a profile's rules are validated once and applied many times.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Iterable
+
+import lxml.html
+from cssselect import GenericTranslator, SelectorError
+from lxml import etree
+
+KINDS = ("css", "xpath", "regex", "markers")
+
+
+class RuleError(ValueError):
+    """A rule that cannot be compiled; the message says why."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One extraction rule.
+
+    kind      css | xpath | regex | markers
+    selector  the CSS selector, XPath expression or regular expression
+    start/end for ``markers``: literal HTML fragments; several alternatives allowed
+    take      text | html | attr:NAME  (for regex/markers: the matched text/HTML)
+    post      optional regular expression applied to each value (group 1 if any)
+    required  a page missing this field is a failed extraction
+    """
+
+    kind: str = "css"
+    selector: str = ""
+    take: str = "text"
+    start: tuple[str, ...] = ()
+    end: tuple[str, ...] = ()
+    post: str = ""
+    required: bool = False
+    score: float = field(default=0.0, compare=False)
+    note: str = field(default="", compare=False)
+
+    # --- (de)serialisation -------------------------------------------------
+    def to_dict(self) -> dict:
+        data: dict = {"kind": self.kind}
+        if self.kind == "markers":
+            data["start"] = list(self.start)
+            data["end"] = list(self.end)
+        else:
+            data["selector"] = self.selector
+        data["take"] = self.take
+        if self.post:
+            data["post"] = self.post
+        if self.required:
+            data["required"] = True
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str = "rule") -> "Rule":
+        if not isinstance(data, dict):
+            raise RuleError(f"{where}: expected an object, got {type(data).__name__}")
+        unknown = set(data) - {"kind", "selector", "take", "start", "end", "post", "required"}
+        if unknown:
+            raise RuleError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        kind = data.get("kind", "css")
+        start = data.get("start", ())
+        end = data.get("end", ())
+        if isinstance(start, str):
+            start = (start,)
+        if isinstance(end, str):
+            end = (end,)
+        rule = cls(
+            kind=kind,
+            selector=data.get("selector", ""),
+            take=data.get("take", "text"),
+            start=tuple(start),
+            end=tuple(end),
+            post=data.get("post", ""),
+            required=bool(data.get("required", False)),
+        )
+        rule.check(where)
+        return rule
+
+    def with_(self, **changes) -> "Rule":
+        return replace(self, **changes)
+
+    # --- checking and applying --------------------------------------------
+    def check(self, where: str = "rule") -> None:
+        """Raise RuleError with a precise message if the rule cannot work."""
+        try:
+            _compiled(self)
+        except RuleError as exc:
+            raise RuleError(f"{where}: {exc}") from None
+
+    def apply(self, html, url: str | None = None) -> list[str]:
+        """Values this rule selects on a page (text, HTML or an attribute)."""
+        if self.kind in ("regex", "markers"):
+            text = html if isinstance(html, str) else to_text(html)
+            values = _apply_text_rule(self, text)
+        else:
+            doc = html if isinstance(html, etree._Element) else parse_html(html, url)
+            values = [take_value(el, self.take) for el in self.select(doc)]
+        return [v for v in (postprocess(self, v) for v in values) if v is not None]
+
+    def select(self, doc) -> list:
+        """Elements matched in a parsed document (css/xpath rules only)."""
+        compiled = _compiled(self)
+        if self.kind not in ("css", "xpath"):
+            raise RuleError(f"a {self.kind} rule selects text, not elements")
+        result = compiled(doc)
+        if not isinstance(result, list):
+            return []
+        return [r for r in result if isinstance(r, etree._Element)]
+
+
+def to_text(data) -> str:
+    if isinstance(data, str):
+        return data
+    from .encoding import decode_html
+
+    return decode_html(data)[0]
+
+
+def parse_html(html, url: str | None = None):
+    """Parse HTML (str or bytes) the way the crawler does, with lxml."""
+    if isinstance(html, bytes):
+        html = to_text(html)
+    if not html or not html.strip():
+        html = "<html><body></body></html>"
+    # lxml refuses str input that declares an encoding
+    html = _XML_DECL.sub("", html, count=1)
+    try:
+        doc = lxml.html.document_fromstring(html, base_url=url)
+    except (etree.ParserError, ValueError):
+        doc = lxml.html.document_fromstring("<html><body></body></html>", base_url=url)
+    return doc
+
+
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+
+
+@lru_cache(maxsize=2048)
+def css_to_xpath(selector: str) -> str:
+    try:
+        return GenericTranslator().css_to_xpath(selector)
+    except SelectorError as exc:
+        raise RuleError(f"invalid CSS selector {selector!r}: {exc}") from None
+    except Exception as exc:  # cssselect raises odd types on some inputs
+        raise RuleError(f"invalid CSS selector {selector!r}: {exc}") from None
+
+
+@lru_cache(maxsize=2048)
+def _compiled(rule: Rule):
+    if rule.kind not in KINDS:
+        raise RuleError(f"unknown kind {rule.kind!r} (expected one of {', '.join(KINDS)})")
+    if not (rule.take in ("text", "html") or (rule.take.startswith("attr:") and len(rule.take) > 5)):
+        raise RuleError(f"invalid take {rule.take!r} (expected text, html or attr:NAME)")
+    if rule.post:
+        try:
+            re.compile(rule.post)
+        except re.error as exc:
+            raise RuleError(f"invalid post-processing regex {rule.post!r}: {exc}") from None
+    if rule.kind == "markers":
+        if not rule.start or not all(isinstance(s, str) and s for s in rule.start):
+            raise RuleError("a markers rule needs at least one non-empty start fragment")
+        if not all(isinstance(s, str) and s for s in rule.end):
+            raise RuleError("end fragments must be non-empty strings")
+        return None
+    if not isinstance(rule.selector, str) or not rule.selector.strip():
+        raise RuleError(f"empty {rule.kind} selector")
+    if rule.kind == "regex":
+        try:
+            return re.compile(rule.selector, re.S)
+        except re.error as exc:
+            raise RuleError(f"invalid regular expression {rule.selector!r}: {exc}") from None
+    path = css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
+    try:
+        return etree.XPath(path)
+    except etree.XPathSyntaxError as exc:
+        raise RuleError(f"invalid XPath {rule.selector!r}: {exc}") from None
+
+
+def _apply_text_rule(rule: Rule, text: str) -> list[str]:
+    if rule.kind == "regex":
+        pattern = _compiled(rule)
+        values = []
+        for m in pattern.finditer(text):
+            values.append(m.group(1) if pattern.groups else m.group(0))
+        return [_html_value(v, rule.take) for v in values]
+    value = between_markers(text, rule.start, rule.end)
+    return [] if value is None else [_html_value(value, rule.take)]
+
+
+def between_markers(text: str, starts: Iterable[str], ends: Iterable[str]) -> str | None:
+    """Text after the first start fragment found, up to the nearest end fragment.
+
+    The start fragment may sit inside a tag (``class="title"``): the value then
+    begins after the end of that tag, as the original XNews did.
+    """
+    for start in starts:
+        pos = text.find(start)
+        if pos < 0:
+            continue
+        begin = pos + len(start)
+        if _inside_tag(text, begin):
+            close = text.find(">", begin)
+            if close < 0:
+                continue
+            begin = close + 1
+        stop = len(text)
+        ends = list(ends)
+        if ends:
+            found = [i for i in (text.find(e, begin) for e in ends) if i >= 0]
+            if not found:
+                continue
+            stop = min(found)
+        return text[begin:stop]
+    return None
+
+
+def _inside_tag(text: str, pos: int) -> bool:
+    """True when ``pos`` falls between a tag's ``<`` and its ``>``."""
+    return text.rfind("<", 0, pos) > text.rfind(">", 0, pos)
+
+
+def _html_value(fragment: str, take: str) -> str:
+    if take == "html":
+        return fragment.strip()
+    if take.startswith("attr:"):
+        try:
+            el = lxml.html.fragment_fromstring(fragment, create_parent="div")
+        except (etree.ParserError, ValueError):
+            return ""
+        name = take[5:]
+        for node in el.iter():
+            if node.get(name):
+                return node.get(name).strip()
+        return ""
+    return fragment_text(fragment)
+
+
+def fragment_text(fragment: str) -> str:
+    if "<" not in fragment and "&" not in fragment:
+        return normalize_space(fragment)
+    try:
+        el = lxml.html.fragment_fromstring(fragment, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return normalize_space(re.sub(r"<[^>]*>", " ", fragment))
+    return element_text(el)
+
+
+_WS = re.compile(r"\s+")
+
+
+def normalize_space(text: str) -> str:
+    return _WS.sub(" ", text or "").strip()
+
+
+_SKIP_TEXT = {"script", "style", "noscript", "template"}
+
+
+def element_text(el) -> str:
+    parts: list[str] = []
+    for node in el.iter():
+        if node is not el and isinstance(node.tag, str) and node.tag in _SKIP_TEXT:
+            continue
+        parent = node.getparent()
+        if node.text and isinstance(node.tag, str) and node.tag not in _SKIP_TEXT:
+            parts.append(node.text)
+        if node is not el and node.tail and not (parent is not None and parent.tag in _SKIP_TEXT):
+            parts.append(node.tail)
+    return normalize_space(" ".join(parts))
+
+
+def take_value(el, take: str) -> str:
+    if take == "text":
+        return element_text(el)
+    if take == "html":
+        return lxml.html.tostring(el, encoding="unicode", with_tail=False)
+    name = take[5:]
+    value = el.get(name)
+    if value is None and name == "src":  # lazy-loaded images
+        value = el.get("data-src") or el.get("data-original")
+    if value is None and name == "content" and el.tag != "meta":
+        value = el.get("datetime")
+    return (value or "").strip()
+
+
+def postprocess(rule: Rule, value: str) -> str | None:
+    if not rule.post:
+        return value
+    m = re.search(rule.post, value, re.S)
+    if not m:
+        return None
+    return (m.group(1) if m.re.groups else m.group(0)).strip()

@@ -1,0 +1,85 @@
+"""Article HTML -> safe HTML for offline reading (allow-list, images kept in place).
+
+Relative links are made absolute and lazy-loaded images get a real ``src``
+before the allow-list (nh3, i.e. ammonia) drops everything not listed: no
+script/style/iframe, no ``on*`` attributes, only http(s) URLs.
+"""
+
+from __future__ import annotations
+
+import lxml.html
+import nh3
+from lxml import etree
+
+ALLOWED_TAGS = {
+    "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "u", "s", "small",
+    "mark", "blockquote", "q", "cite", "ul", "ol", "li", "dl", "dt", "dd", "figure", "figcaption",
+    "img", "picture", "a", "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption",
+    "span", "div", "pre", "code", "sup", "sub", "abbr", "time",
+}
+ALLOWED_ATTRIBUTES = {
+    "img": {"src", "alt", "title", "width", "height"},
+    "a": {"href", "title"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan"},
+    "time": {"datetime"},
+    "abbr": {"title"},
+}
+_LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-srcset")
+
+
+def prepare(fragment_el, base_url: str | None) -> None:
+    """In place: absolute URLs, lazy images made real. Works on an lxml element."""
+    for img in fragment_el.iter("img"):
+        if not img.get("src") or img.get("src", "").startswith("data:"):
+            for attr in _LAZY_SRC:
+                if img.get(attr):
+                    img.set("src", img.get(attr).split()[0])
+                    break
+    if base_url:
+        try:
+            fragment_el.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
+        except (ValueError, TypeError):
+            pass
+
+
+def sanitize_html(html: str, base_url: str | None = None) -> str:
+    """Sanitised HTML, safe to store and to show with JavaScript off."""
+    if not html or not html.strip():
+        return ""
+    if base_url:
+        try:
+            el = lxml.html.fragment_fromstring(html, create_parent="div")
+            prepare(el, base_url)
+            html = "".join(
+                lxml.html.tostring(child, encoding="unicode") for child in el
+            ) if len(el) else html
+            if el.text and el.text.strip():
+                html = el.text + html
+        except (etree.ParserError, ValueError):
+            pass
+    return nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes={"http", "https"},
+        link_rel="noopener noreferrer nofollow",
+        strip_comments=True,
+    ).strip()
+
+
+def image_urls(html: str) -> list[str]:
+    """The image URLs of sanitised HTML, in document order."""
+    if not html:
+        return []
+    try:
+        el = lxml.html.fragment_fromstring(html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return []
+    seen, out = set(), []
+    for img in el.iter("img"):
+        src = img.get("src")
+        if src and src not in seen:
+            seen.add(src)
+            out.append(src)
+    return out

@@ -1,0 +1,72 @@
+"""Canonical URLs, crawl scope and the schemes a crawl may ever touch."""
+
+from __future__ import annotations
+
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from w3lib.url import canonicalize_url, safe_url_string
+
+ALLOWED_SCHEMES = ("http", "https")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_INDEX_PAGES = ("index.html", "index.htm", "index.php", "default.aspx", "default.asp")
+
+
+class UrlError(ValueError):
+    """A URL the crawler must not (or cannot) fetch."""
+
+
+def is_allowed_scheme(url: str) -> bool:
+    return urlsplit(url.strip()).scheme.lower() in ALLOWED_SCHEMES
+
+
+def canonical(url: str) -> str:
+    """Canonical form: lower-case scheme/host, no fragment, no default port,
+    no trailing index page, percent-encoding normalised, query sorted."""
+    url = safe_url_string(url.strip())
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in ALLOWED_SCHEMES:
+        raise UrlError(f"scheme {parts.scheme or '(none)'!r} is not allowed (only http and https): {url}")
+    host = (parts.hostname or "").lower().rstrip(".")
+    if not host:
+        raise UrlError(f"no host in URL: {url}")
+    port = parts.port if parts.port and parts.port != _DEFAULT_PORTS[scheme] else None
+    netloc = f"[{host}]" if ":" in host else host
+    if port:
+        netloc = f"{netloc}:{port}"
+    path = parts.path or "/"
+    last = path.rsplit("/", 1)[-1]
+    if last.lower() in _INDEX_PAGES:
+        path = path[: -len(last)]
+    url = urlunsplit((scheme, netloc, path, parts.query, ""))
+    return canonicalize_url(url, keep_fragments=False)
+
+
+def absolute(base: str | None, href: str | None) -> str:
+    if not href:
+        return ""
+    href = href.strip()
+    if base:
+        try:
+            return urljoin(base, href)
+        except ValueError:
+            return href
+    return href
+
+
+def host_of(url: str) -> str:
+    return (urlsplit(url).hostname or "").lower()
+
+
+def in_scope(url: str, allowed_domains) -> bool:
+    """True if the URL's host is one of the domains or a subdomain of one."""
+    if not is_allowed_scheme(url):
+        return False
+    if not allowed_domains:
+        return True
+    host = host_of(url)
+    for domain in allowed_domains:
+        domain = domain.lower().lstrip(".")
+        if host == domain or host.endswith("." + domain):
+            return True
+    return False

@@ -1,0 +1,1 @@
+"""SQLite storage through peewee: models, database set-up, migrations, search."""

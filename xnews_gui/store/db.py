@@ -1,0 +1,89 @@
+"""Open the SQLite database: WAL, foreign keys, schema version and forward migrations.
+
+The schema version lives in ``PRAGMA user_version``. Each migration runs in one
+transaction, so a crash leaves the database at the previous version, intact.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from peewee import SqliteDatabase
+
+from .models import ALL_MODELS, database
+
+write_lock = threading.RLock()  # one writer at a time across threads
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or is from a newer XNews."""
+
+
+def _v1(db: SqliteDatabase) -> None:
+    db.create_tables(ALL_MODELS)
+    db.execute_sql(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5("
+        "title, summary, body_text, content='article', content_rowid='id', "
+        "tokenize='unicode61 remove_diacritics 2')"
+    )
+    db.execute_sql(
+        "CREATE TRIGGER IF NOT EXISTS article_ai AFTER INSERT ON article BEGIN "
+        "INSERT INTO article_fts(rowid, title, summary, body_text) "
+        "VALUES (new.id, new.title, new.summary, new.body_text); END"
+    )
+    db.execute_sql(
+        "CREATE TRIGGER IF NOT EXISTS article_ad AFTER DELETE ON article BEGIN "
+        "INSERT INTO article_fts(article_fts, rowid, title, summary, body_text) "
+        "VALUES ('delete', old.id, old.title, old.summary, old.body_text); END"
+    )
+    db.execute_sql(
+        "CREATE TRIGGER IF NOT EXISTS article_au AFTER UPDATE OF title, summary, body_text ON article BEGIN "
+        "INSERT INTO article_fts(article_fts, rowid, title, summary, body_text) "
+        "VALUES ('delete', old.id, old.title, old.summary, old.body_text); "
+        "INSERT INTO article_fts(rowid, title, summary, body_text) "
+        "VALUES (new.id, new.title, new.summary, new.body_text); END"
+    )
+
+
+MIGRATIONS = [_v1]  # MIGRATIONS[i] takes the schema from version i to i + 1
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def open_database(path: str | Path) -> SqliteDatabase:
+    """Open (creating if needed) and migrate the database at ``path``; bind the models to it."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the data folder {path.parent}: {exc.strerror or exc}") from None
+    db = SqliteDatabase(
+        str(path),
+        pragmas={"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal",
+                 "busy_timeout": 10000, "cache_size": -16000},
+        check_same_thread=False,
+    )
+    try:
+        db.connect(reuse_if_open=True)
+        version = db.execute_sql("PRAGMA user_version").fetchone()[0]
+    except Exception as exc:  # sqlite3.OperationalError / DatabaseError, wrapped by peewee
+        raise StoreError(f"cannot open the database {path}: {exc}") from None
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise StoreError(
+            f"the database {path} was made by a newer XNews (schema {version}, this one knows {SCHEMA_VERSION}); "
+            "update XNews or choose another data folder"
+        )
+    database.initialize(db)
+    with write_lock:
+        for target in range(version, SCHEMA_VERSION):
+            with db.atomic():
+                MIGRATIONS[target](db)
+                db.execute_sql(f"PRAGMA user_version = {target + 1}")
+    return db
+
+
+def close_database() -> None:
+    db = database.obj
+    if db is not None and not db.is_closed():
+        db.close()

@@ -1,0 +1,104 @@
+"""peewee models. The database is deferred: ``store.db.open_database`` binds it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from peewee import (
+    BooleanField,
+    CharField,
+    DatabaseProxy,
+    DateTimeField,
+    FloatField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
+
+database = DatabaseProxy()
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = database
+        legacy_table_names = False
+
+
+class ProfileRecord(BaseModel):
+    name = CharField(unique=True)
+    json = TextField()
+    created = DateTimeField(default=utcnow)
+    updated = DateTimeField(default=utcnow)
+
+
+class Category(BaseModel):
+    name = CharField(unique=True)
+    hidden = BooleanField(default=False)  # the user is not interested in it
+
+
+class CrawlRun(BaseModel):
+    profile = CharField(index=True)
+    started = DateTimeField(default=utcnow)
+    finished = DateTimeField(null=True)
+    status = CharField(default="running")  # running | finished | stopped | failed
+    pages = IntegerField(default=0)
+    articles = IntegerField(default=0)
+    errors = IntegerField(default=0)
+    stats_json = TextField(default="{}")
+
+
+class Article(BaseModel):
+    profile = CharField(index=True)
+    url = CharField(unique=True)  # canonical URL
+    title = TextField()
+    summary = TextField(default="")
+    image_url = TextField(default="")
+    body_html = TextField(default="")
+    body_text = TextField(default="")
+    author = TextField(default="")
+    published = CharField(default="", index=True)  # ISO 8601 or the page's text
+    fetched_at = DateTimeField(default=utcnow, index=True)
+    content_hash = CharField(index=True)
+    category = CharField(null=True, index=True)
+    confidence = FloatField(null=True)
+    user_label = CharField(null=True)  # a correction made in the reader
+    section_label = CharField(null=True)  # topic from the profile's URL-pattern mapping
+    read = BooleanField(default=False)
+    starred = BooleanField(default=False)
+    run = ForeignKeyField(CrawlRun, null=True, backref="articles", on_delete="SET NULL")
+
+
+class Page(BaseModel):
+    """A fetched page (list or article), and where its raw copy lies."""
+
+    url = CharField(unique=True)
+    status = IntegerField(default=0)
+    encoding = CharField(default="")
+    content_type = CharField(default="")
+    fetched_at = DateTimeField(default=utcnow)
+    raw_path = CharField(default="")
+    kind = CharField(default="")  # list | article | other
+    error = TextField(default="")
+
+
+class FailedExtraction(BaseModel):
+    profile = CharField(index=True)
+    url = CharField()
+    reason = TextField()
+    at = DateTimeField(default=utcnow)
+
+
+class ImageCache(BaseModel):
+    url = CharField(unique=True)
+    sha256 = CharField(default="")
+    content_type = CharField(default="")
+    size = IntegerField(default=0)
+    error = TextField(default="")
+
+
+ALL_MODELS = [ProfileRecord, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache]

@@ -1,0 +1,220 @@
+"""What the rest of XNews asks of the store: profiles, articles, search, runs.
+
+Every write goes through ``write_lock`` in one transaction (one writer); reads
+run anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterable
+
+from peewee import IntegrityError
+
+from ..core.extract import Article as ExtractedArticle
+from ..core.profile import Profile
+from ..core.urls import UrlError, canonical
+from .db import write_lock
+from .models import Article, Category, CrawlRun, FailedExtraction, Page, ProfileRecord, database, utcnow
+
+
+# --- profiles ---------------------------------------------------------------
+def save_profile(profile: Profile) -> None:
+    with write_lock, database.atomic():
+        rec = ProfileRecord.get_or_none(ProfileRecord.name == profile.name)
+        if rec is None:
+            ProfileRecord.create(name=profile.name, json=profile.to_json())
+        else:
+            rec.json = profile.to_json()
+            rec.updated = utcnow()
+            rec.save()
+
+
+def load_profile(name: str) -> Profile | None:
+    rec = ProfileRecord.get_or_none(ProfileRecord.name == name)
+    return Profile.from_json(rec.json) if rec else None
+
+
+def profile_names() -> list[str]:
+    return [r.name for r in ProfileRecord.select(ProfileRecord.name).order_by(ProfileRecord.name)]
+
+
+def delete_profile(name: str) -> bool:
+    with write_lock:
+        return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
+
+
+# --- articles ---------------------------------------------------------------
+def store_article(
+    article: ExtractedArticle,
+    profile: str,
+    category: str | None = None,
+    confidence: float | None = None,
+    section_label: str | None = None,
+    run_id: int | None = None,
+) -> tuple[int, bool]:
+    """Insert an article unless its canonical URL or content is already stored.
+
+    Returns (id, created). The same text under a second URL counts as known.
+    """
+    url = canonical(article.url)
+    content_hash = article.content_hash
+    with write_lock, database.atomic():
+        existing = Article.get_or_none(Article.url == url)
+        if existing is None and article.body_text:
+            existing = Article.get_or_none((Article.content_hash == content_hash) & (Article.profile == profile))
+        if existing is not None:
+            return existing.id, False
+        try:
+            row = Article.create(
+                profile=profile, url=url, title=article.title, summary=article.summary,
+                image_url=article.image, body_html=article.body_html, body_text=article.body_text,
+                author=article.author, published=article.date, content_hash=content_hash,
+                category=category, confidence=confidence, section_label=section_label, run=run_id,
+            )
+        except IntegrityError:
+            return Article.get(Article.url == url).id, False
+    return row.id, True
+
+
+def known_urls(urls: Iterable[str]) -> set[str]:
+    urls = list(urls)
+    found: set[str] = set()
+    for i in range(0, len(urls), 500):
+        chunk = urls[i : i + 500]
+        found.update(a.url for a in Article.select(Article.url).where(Article.url.in_(chunk)))
+    return found
+
+
+def is_known(url: str) -> bool:
+    try:
+        url = canonical(url)
+    except UrlError:
+        return False
+    return Article.select().where(Article.url == url).exists()
+
+
+def get_article(article_id: int) -> Article | None:
+    return Article.get_or_none(Article.id == article_id)
+
+
+def list_articles(profile: str | None = None, limit: int = 50, offset: int = 0,
+                  category: str | None = None):
+    q = Article.select().order_by(Article.id.desc())
+    if profile:
+        q = q.where(Article.profile == profile)
+    if category:
+        q = q.where(Article.category == category)
+    return list(q.limit(limit).offset(offset))
+
+
+def count_articles(profile: str | None = None) -> int:
+    q = Article.select()
+    if profile:
+        q = q.where(Article.profile == profile)
+    return q.count()
+
+
+def fts_query(text: str) -> str:
+    """A user's words -> a safe FTS5 query (every word must occur, prefix match on the last)."""
+    words = re.findall(r"\w+", text, flags=re.UNICODE)
+    if not words:
+        return ""
+    quoted = [f'"{w}"' for w in words]
+    quoted[-1] += "*"
+    return " ".join(quoted)
+
+
+def search_ids(text: str, limit: int = 100000) -> list[int]:
+    query = fts_query(text)
+    if not query:
+        return []
+    cursor = database.execute_sql(
+        "SELECT rowid FROM article_fts WHERE article_fts MATCH ? ORDER BY rank LIMIT ?", (query, limit)
+    )
+    return [row[0] for row in cursor.fetchall()]
+
+
+def search(text: str, limit: int = 50) -> list[Article]:
+    ids = search_ids(text, limit)
+    if not ids:
+        return []
+    by_id = {a.id: a for a in Article.select().where(Article.id.in_(ids))}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+def set_category(article_id: int, label: str | None, confidence: float | None = None) -> None:
+    with write_lock:
+        Article.update(category=label, confidence=confidence).where(Article.id == article_id).execute()
+
+
+def set_user_label(article_id: int, label: str | None) -> None:
+    """A correction made by the user; used by the next training run."""
+    with write_lock:
+        Article.update(user_label=label, category=label if label else Article.category,
+                       confidence=1.0 if label else Article.confidence).where(Article.id == article_id).execute()
+
+
+def set_flags(article_id: int, read: bool | None = None, starred: bool | None = None) -> None:
+    changes = {}
+    if read is not None:
+        changes["read"] = read
+    if starred is not None:
+        changes["starred"] = starred
+    if changes:
+        with write_lock:
+            Article.update(**changes).where(Article.id == article_id).execute()
+
+
+def article_dict(a: Article) -> dict:
+    return {
+        "id": a.id, "profile": a.profile, "url": a.url, "title": a.title, "summary": a.summary,
+        "image": a.image_url, "author": a.author, "date": a.published,
+        "fetched_at": a.fetched_at.isoformat() if hasattr(a.fetched_at, "isoformat") else str(a.fetched_at),
+        "category": a.category, "confidence": a.confidence, "body_text": a.body_text,
+        "body_html": a.body_html, "read": a.read, "starred": a.starred,
+    }
+
+
+# --- categories ---------------------------------------------------------------
+def hidden_categories() -> set[str]:
+    return {c.name for c in Category.select().where(Category.hidden == True)}  # noqa: E712
+
+
+def set_category_hidden(name: str, hidden: bool) -> None:
+    with write_lock, database.atomic():
+        cat, _ = Category.get_or_create(name=name)
+        cat.hidden = hidden
+        cat.save()
+
+
+# --- pages, failures and runs ---------------------------------------------------
+def record_page(url: str, status: int, encoding: str = "", content_type: str = "",
+                raw_path: str = "", kind: str = "", error: str = "") -> None:
+    with write_lock:
+        Page.insert(url=url, status=status, encoding=encoding, content_type=content_type,
+                    raw_path=raw_path, kind=kind, error=error, fetched_at=utcnow()).on_conflict(
+            conflict_target=[Page.url],
+            update={Page.status: status, Page.encoding: encoding, Page.content_type: content_type,
+                    Page.raw_path: raw_path, Page.kind: kind, Page.error: error, Page.fetched_at: utcnow()},
+        ).execute()
+
+
+def record_failure(profile: str, url: str, reason: str) -> None:
+    with write_lock:
+        FailedExtraction.create(profile=profile, url=url, reason=reason)
+
+
+def start_run(profile: str) -> int:
+    with write_lock:
+        return CrawlRun.create(profile=profile).id
+
+
+def finish_run(run_id: int, status: str, stats: dict) -> None:
+    with write_lock:
+        CrawlRun.update(
+            finished=utcnow(), status=status, pages=int(stats.get("pages", 0)),
+            articles=int(stats.get("articles", 0)), errors=int(stats.get("errors", 0)),
+            stats_json=json.dumps(stats, ensure_ascii=False, default=str),
+        ).where(CrawlRun.id == run_id).execute()
