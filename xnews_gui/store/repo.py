@@ -218,3 +218,32 @@ def finish_run(run_id: int, status: str, stats: dict) -> None:
             articles=int(stats.get("articles", 0)), errors=int(stats.get("errors", 0)),
             stats_json=json.dumps(stats, ensure_ascii=False, default=str),
         ).where(CrawlRun.id == run_id).execute()
+
+
+# --- image cache index ----------------------------------------------------------
+def record_image(url: str, sha256: str = "", content_type: str = "", size: int = 0, error: str = "") -> None:
+    """Remember where an image's bytes lie (content-addressed by SHA-256) or why it failed."""
+    from .models import ImageCache
+
+    with write_lock:
+        ImageCache.insert(url=url, sha256=sha256, content_type=content_type, size=size, error=error).on_conflict(
+            conflict_target=[ImageCache.url],
+            update={ImageCache.sha256: sha256, ImageCache.content_type: content_type,
+                    ImageCache.size: size, ImageCache.error: error},
+        ).execute()
+
+
+def image_record(url: str):
+    """The ImageCache row for an image URL, or None when it was never fetched."""
+    from .models import ImageCache
+
+    return ImageCache.get_or_none(ImageCache.url == url)
+
+
+def image_file(images_root, sha256: str, content_type: str):
+    """Where the cache keeps an image: <root>/<sha[:2]>/<sha>.<ext>."""
+    from pathlib import Path
+
+    ext = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
+           "image/svg+xml": "svg", "image/avif": "avif"}.get(content_type.split(";")[0].strip().lower(), "img")
+    return Path(images_root) / sha256[:2] / f"{sha256}.{ext}"

@@ -1,0 +1,62 @@
+"""Shared fixtures: offscreen Qt, a temporary data folder with a real SQLite file, the demo site."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
+os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu --disable-background-networking")
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = (REPO / ".." / "shared" / "data").resolve()
+PROFILES = REPO / "profiles"
+
+
+def shared_data(*parts: str) -> Path:
+    """A folder of ../shared/data, or skip the test with the reason."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared test data not found: {path}")
+    return path
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    path = tmp_path / "xnews-data"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def db(data_dir):
+    """A real SQLite database in a temporary data folder, models bound to it."""
+    from xnews_gui.paths import database_path
+    from xnews_gui.store.db import close_database, open_database
+
+    database = open_database(database_path(data_dir))
+    yield database
+    close_database()
+
+
+@pytest.fixture(scope="session")
+def demo_server():
+    """The bundled demo site on a free loopback port."""
+    from xnews_gui.demo import DemoServer
+
+    server = DemoServer(port=0).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def demo_profile(demo_server):
+    """profiles/demo.json pointed at the running demo server."""
+    from xnews_gui.core.profile import Profile
+
+    profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    return profile.with_(start_urls=(demo_server.url,))

@@ -1,0 +1,163 @@
+"""Vietnamese text normalisation and tokens for the topic classifier.
+
+The same word reaches us in several spellings: precomposed or decomposed
+Unicode (windows-1258 pages decompose tone marks), upper or lower case, and the
+tone mark on either vowel of "oa", "oe", "uy" ("hoà" and "hòa" are one word).
+``normalize`` folds all of them into one form: NFC, lower case, and the tone
+mark placed in the traditional ("old") style -- hòa, thúy, khỏe -- which is what
+most Vietnamese news sites print.
+
+``tokens`` turns text into classifier features: syllable unigrams and bigrams
+(most Vietnamese words are one or two syllables), never joining syllables across
+punctuation; numbers become the token ``0``. With ``segment=True`` and pyvi
+installed, pyvi's words (syllables joined by ``_``) replace the syllables.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+NUMBER_TOKEN = "0"
+
+# Combining tone marks: grave, acute, tilde, hook above, dot below.
+_TONES = frozenset("\u0300\u0301\u0303\u0309\u0323")
+_PLAIN_VOWELS = frozenset("aeiouy")
+_MODIFIED_VOWELS = frozenset("ăâêôơư")
+_VOWELS = _PLAIN_VOWELS | _MODIFIED_VOWELS
+_LETTERS = _VOWELS | frozenset("bcdđghklmnpqrstvx") | frozenset("fjwz")
+
+_NUMBER = re.compile(r"\d+(?:[.,:/]\d+)*")
+# Anything that is neither a word character nor whitespace ends a phrase, and so do
+# line breaks: bigrams never span them.
+_BREAK = re.compile(r"[^\w\s]+|_+|\n+")
+_WORD = re.compile(r"[^\W_]+")
+_SPACES = re.compile(r"\s+")
+_LOOKALIKES = str.maketrans({"ð": "đ", "Ð": "đ", "\u0110": "đ"})
+
+
+def fix_tone_mark(word: str) -> str:
+    """Place the tone mark of one lower-case NFC syllable in the traditional style."""
+    if word.isascii():
+        return word
+    return _fix_tone_mark(word)
+
+
+@lru_cache(maxsize=200_000)
+def _fix_tone_mark(word: str) -> str:
+    decomposed = unicodedata.normalize("NFD", word)
+    tone = next((ch for ch in decomposed if ch in _TONES), None)
+    if tone is None:
+        return word
+    base = unicodedata.normalize("NFC", "".join(ch for ch in decomposed if ch not in _TONES))
+    if not all(ch in _LETTERS for ch in base):
+        return word  # not a Vietnamese syllable: leave it alone
+    target = _tone_position(base)
+    if target is None:
+        return word
+    marked = unicodedata.normalize("NFC", base[target] + tone)
+    return base[:target] + marked + base[target + 1 :]
+
+
+def _tone_position(base: str) -> int | None:
+    vowels = [i for i, ch in enumerate(base) if ch in _VOWELS]
+    # In "qu" and "gi" (before another vowel) the u / i belong to the onset.
+    if base.startswith("qu") and len(vowels) > 1 and vowels[0] == 1:
+        vowels = vowels[1:]
+    elif base.startswith("gi") and len(vowels) > 1 and vowels[0] == 1:
+        vowels = vowels[1:]
+    if not vowels:
+        return None
+    cluster = [vowels[0]]
+    for i in vowels[1:]:
+        if i != cluster[-1] + 1:
+            break
+        cluster.append(i)
+    if len(cluster) == 1:
+        return cluster[0]
+    modified = [i for i in cluster if base[i] in _MODIFIED_VOWELS]
+    if modified:
+        return modified[-1]  # ươ -> ơ, iê -> ê, uô -> ô
+    if cluster[-1] < len(base) - 1:
+        return cluster[-1]  # a final consonant follows: hoàng, huỳnh
+    if len(cluster) >= 3:
+        return cluster[1]  # hoài, ngoáy, khuỷu
+    return cluster[0]  # open two-vowel syllable, traditional style: hòa, thúy, mái
+
+
+def normalize(text: str) -> str:
+    """NFC, lower case, one tone-mark placement, single spaces. Punctuation and digits are kept."""
+    text = unicodedata.normalize("NFC", text).translate(_LOOKALIKES).lower()
+    text = _WORD.sub(lambda m: fix_tone_mark(m.group(0)), text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def phrases(text: str) -> list[list[str]]:
+    """Normalised words, grouped by the punctuation that separates them; numbers -> ``0``."""
+    text = unicodedata.normalize("NFC", text).translate(_LOOKALIKES).lower()
+    text = _NUMBER.sub(" " + NUMBER_TOKEN + " ", text)
+    out = []
+    for phrase in _BREAK.split(text):
+        words = _WORD.findall(phrase)
+        if words:
+            out.append([w if w.isascii() else _fix_tone_mark(w) for w in words])
+    return out
+
+
+def syllables(text: str) -> list[str]:
+    return [w for phrase in phrases(text) for w in phrase]
+
+
+def tokens(text: str, bigrams: bool = True, segment: bool = False) -> list[str]:
+    """Classifier features: unigrams plus (optionally) bigrams of syllables or pyvi words."""
+    groups = segmented_phrases(text) if segment else phrases(text)
+    out: list[str] = []
+    for words in groups:
+        out.extend(words)
+        if bigrams:
+            out.extend(a + " " + b for a, b in zip(words, words[1:]))
+    return out
+
+
+# --- optional word segmentation (pyvi) ---------------------------------------------
+def segmenter_available() -> bool:
+    return _pyvi_tokenizer() is not None
+
+
+@lru_cache(maxsize=1)
+def _pyvi_tokenizer():
+    try:
+        from pyvi import ViTokenizer  # optional extra "segment"
+    except Exception:  # noqa: BLE001 - any import failure means "not available"
+        return None
+    return ViTokenizer
+
+
+def segmented_phrases(text: str) -> list[list[str]]:
+    """Like ``phrases`` but each item is a word whose syllables are joined by ``_``.
+
+    Falls back to plain syllables when pyvi is not installed.
+    """
+    tokenizer = _pyvi_tokenizer()
+    if tokenizer is None:
+        return phrases(text)
+    out = []
+    for phrase in phrases(text):
+        words = tokenizer.tokenize(" ".join(phrase)).split()
+        out.append(words)
+    return out
+
+
+class Analyzer:
+    """A picklable analyzer for scikit-learn vectorizers (``analyzer=Analyzer(...)``)."""
+
+    def __init__(self, bigrams: bool = True, segment: bool = False):
+        self.bigrams = bigrams
+        self.segment = segment
+
+    def __call__(self, text: str) -> list[str]:
+        return tokens(text, bigrams=self.bigrams, segment=self.segment)
+
+    def __repr__(self) -> str:
+        return f"Analyzer(bigrams={self.bigrams}, segment={self.segment})"

@@ -1,0 +1,65 @@
+"""Serve the demo site on 127.0.0.1 (a thread, or in the foreground for the CLI)."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from .site import DemoSite
+
+
+class _Handler(BaseHTTPRequestHandler):
+    site: DemoSite
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        status, ctype, body = self.site.render(self.path)
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    do_HEAD = do_GET
+
+    def log_message(self, format, *args) -> None:  # keep the console quiet
+        pass
+
+
+class DemoServer:
+    """``with DemoServer() as srv: srv.url`` serves the site in a background thread."""
+
+    def __init__(self, port: int = 0, site: DemoSite | None = None, host: str = "127.0.0.1"):
+        handler = type("DemoHandler", (_Handler,), {"site": site or DemoSite()})
+        self.httpd = ThreadingHTTPServer((host, port), handler)
+        self.httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def start(self) -> "DemoServer":
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="demo-site", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        if self._thread:
+            self._thread.join(timeout=5)
+
+    def serve_forever(self) -> None:
+        try:
+            self.httpd.serve_forever()
+        finally:
+            self.httpd.server_close()
+
+    def __enter__(self) -> "DemoServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
