@@ -1,0 +1,8 @@
+"""`python main.py` opens the app; `python main.py <command>` runs the command line."""
+
+import sys
+
+from xnews_gui.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

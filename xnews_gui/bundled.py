@@ -1,0 +1,38 @@
+"""The profiles shipped in profiles/: loaded into a new database, and their self-test files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .core.profile import Profile, ProfileError
+from .paths import BUNDLED_PROFILES
+
+
+def bundled_profiles(folder: Path = BUNDLED_PROFILES) -> list[tuple[Path, Profile]]:
+    out = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            out.append((path, Profile.from_json(path.read_text(encoding="utf-8"))))
+        except (OSError, ProfileError):
+            continue  # a broken bundled file must not stop the app; `profiles check` reports it
+    return out
+
+
+def seed_bundled_profiles(folder: Path = BUNDLED_PROFILES) -> list[str]:
+    """Store every bundled profile the database does not have yet; return their names."""
+    from .store import repo
+
+    have = set(repo.profile_names())
+    added = []
+    for _, profile in bundled_profiles(folder):
+        if profile.name not in have:
+            repo.save_profile(profile)
+            added.append(profile.name)
+    return added
+
+
+def self_test_file(profile: Profile, folder: Path = BUNDLED_PROFILES) -> Path | None:
+    if not profile.self_test or not profile.self_test.file:
+        return None
+    path = Path(profile.self_test.file)
+    return path if path.is_absolute() else folder / path
