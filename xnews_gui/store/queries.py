@@ -1,0 +1,122 @@
+"""Read-side queries for the results table and the exporters: filters, ordered ids, row blocks.
+
+The table asks for the ordered ids of everything that matches (cheap: one indexed
+column plus the sort key), then loads the visible rows in small blocks by primary key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from .models import Article, database, utcnow
+from .repo import fts_query
+
+# column name -> SQL expression used to order by it
+SORT_KEYS = {
+    "profile": "a.profile",
+    "title": "a.title",  # binary order, so Python compares keys the same way
+    "category": "COALESCE(a.category, '')",
+    "published": "a.published",
+    "fetched_at": "a.fetched_at",
+    "status": "(a.read * 2 - a.starred)",
+}
+ROW_COLUMNS = ("id", "profile", "title", "category", "confidence", "published", "fetched_at",
+               "read", "starred", "user_label", "url")
+UNCATEGORIZED = "\x00uncategorized"  # a category filter value meaning "no category yet"
+
+
+@dataclass(frozen=True)
+class ArticleFilter:
+    profile: str | None = None
+    category: str | None = None  # a name, or UNCATEGORIZED
+    since_days: int | None = None  # published (or fetched, when no date) within the last N days
+    unread_only: bool = False
+    starred_only: bool = False
+    text: str = ""  # FTS5 over title, summary and body
+    hide_hidden_categories: bool = True
+
+    def where(self) -> tuple[str, list]:
+        """A SQL condition over the alias ``a`` and its parameters."""
+        parts, params = ["1"], []
+        if self.profile:
+            parts.append("a.profile = ?")
+            params.append(self.profile)
+        if self.category == UNCATEGORIZED:
+            parts.append("a.category IS NULL")
+        elif self.category:
+            parts.append("a.category = ?")
+            params.append(self.category)
+        elif self.hide_hidden_categories:
+            parts.append("(a.category IS NULL OR a.category NOT IN (SELECT name FROM category WHERE hidden))")
+        if self.since_days is not None:
+            since = utcnow() - timedelta(days=self.since_days)
+            parts.append("(CASE WHEN a.published GLOB '[0-9][0-9][0-9][0-9]-*' THEN a.published "
+                         "ELSE a.fetched_at END) >= ?")
+            params.append(since.date().isoformat())  # both date formats start with YYYY-MM-DD
+        if self.unread_only:
+            parts.append("NOT a.read")
+        if self.starred_only:
+            parts.append("a.starred")
+        query = fts_query(self.text) if self.text else ""
+        if self.text and not query:
+            parts.append("0")
+        elif query:
+            parts.append("a.id IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
+            params.append(query)
+        return " AND ".join(parts), params
+
+
+def sort_expr(column: str) -> str:
+    try:
+        return SORT_KEYS[column]
+    except KeyError:
+        raise ValueError(f"cannot sort by {column!r}") from None
+
+
+def ordered_keys(flt: ArticleFilter, sort: str = "fetched_at", descending: bool = True,
+                 only_ids: list[int] | None = None) -> list[tuple]:
+    """(sort key, id) of every matching article, in display order.
+
+    ``only_ids`` restricts the query to some ids (used for articles that just arrived).
+    """
+    where, params = flt.where()
+    if only_ids is not None:
+        if not only_ids:
+            return []
+        where += f" AND a.id IN ({','.join('?' * len(only_ids))})"
+        params = params + list(only_ids)
+    direction = "DESC" if descending else "ASC"
+    sql = (f"SELECT {sort_expr(sort)} AS k, a.id FROM article a WHERE {where} "
+           f"ORDER BY k {direction}, a.id {direction}")
+    return [(k, i) for k, i in database.execute_sql(sql, params).fetchall()]
+
+
+def rows_by_id(ids: list[int]) -> dict[int, tuple]:
+    """The table's columns (ROW_COLUMNS, no bodies) for these ids."""
+    out: dict[int, tuple] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        sql = (f"SELECT {', '.join('a.' + c for c in ROW_COLUMNS)} FROM article a "
+               f"WHERE a.id IN ({','.join('?' * len(chunk))})")
+        for row in database.execute_sql(sql, chunk).fetchall():
+            out[row[0]] = row
+    return out
+
+
+def distinct_values(column: str) -> list[str]:
+    if column not in ("profile", "category"):
+        raise ValueError(column)
+    sql = f"SELECT DISTINCT {column} FROM article WHERE {column} IS NOT NULL ORDER BY {column}"
+    return [r[0] for r in database.execute_sql(sql).fetchall()]
+
+
+def articles_for_export(ids: list[int]) -> list[dict]:
+    """Full article dicts (repo.article_dict) for these ids, in the given order."""
+    from .repo import article_dict
+
+    by_id = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        by_id.update({a.id: a for a in Article.select().where(Article.id.in_(chunk))})
+    return [article_dict(by_id[i]) for i in ids if i in by_id]

@@ -1,0 +1,1 @@
+"""The PySide6 layer: windows, views, models, the reader."""

@@ -1,0 +1,284 @@
+"""The results table: a lazy QAbstractTableModel over the articles in SQLite.
+
+A worker fetches the ordered (sort key, id) pairs of everything that matches the
+filter; the view is shown ``BLOCK`` rows at a time through canFetchMore/fetchMore and
+row contents are read by primary key in blocks when first painted. Articles stored
+while a crawl runs are queued, checked against the filter in one small query, and
+inserted in place in batches: never a full reload per insert.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont
+
+from ..store import queries
+from ..store.queries import ArticleFilter
+from . import workers
+
+BLOCK = 256
+COLUMNS = [  # (header, sort key)
+    ("Site", "profile"),
+    ("Title", "title"),
+    ("Category", "category"),
+    ("Date", "published"),
+    ("Fetched", "fetched_at"),
+    ("Status", "status"),
+]
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+_C = {name: i for i, name in enumerate(queries.ROW_COLUMNS)}
+
+
+class ArticleTableModel(QAbstractTableModel):
+    loaded = Signal(int)  # total matching rows after a (re)load
+    rowsArrived = Signal(int)  # how many live rows were inserted
+
+    def __init__(self, parent=None, *, flush_ms: int = 300):
+        super().__init__(parent)
+        self._order: list[tuple] = []  # (sort key, id) in display order
+        self._visible = 0
+        self._rows: dict[int, tuple] = {}
+        self._filter = ArticleFilter()
+        self._sort, self._desc = "fetched_at", True
+        self._generation = 0
+        self._loading = False
+        self._pending: list[int] = []
+        self._flush = QTimer(self, singleShot=True, interval=flush_ms)
+        self._flush.timeout.connect(self._flush_pending)
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    # --- Qt model API ------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else self._visible
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if 0 <= section < len(COLUMNS):
+                return COLUMNS[section][0]
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:  # noqa: N802
+        return not parent.isValid() and self._visible < len(self._order)
+
+    def fetchMore(self, parent=QModelIndex()) -> None:  # noqa: N802
+        if parent.isValid():
+            return
+        more = min(BLOCK, len(self._order) - self._visible)
+        if more <= 0:
+            return
+        self.beginInsertRows(QModelIndex(), self._visible, self._visible + more - 1)
+        self._visible += more
+        self.endInsertRows()
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):
+            return
+        self._sort = COLUMNS[column][1]
+        self._desc = order == Qt.SortOrder.DescendingOrder
+        self.reload()
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < self._visible:
+            return None
+        row = self._row(index.row())
+        if row is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, col)
+        if role == ID_ROLE:
+            return row[_C["id"]]
+        if role == Qt.ItemDataRole.FontRole and not row[_C["read"]]:
+            return self._bold
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == 1:
+                return row[_C["title"]]
+            if col == 2 and row[_C["user_label"]]:
+                return "Category set by you"
+            if col == 2 and row[_C["confidence"]] is not None:
+                return f"Classifier confidence {row[_C['confidence']]:.0%}"
+        if role == Qt.ItemDataRole.ForegroundRole and col == 5 and row[_C["starred"]]:
+            return QColor("#b8860b")
+        return None
+
+    # --- what the views ask ---------------------------------------------------
+    @property
+    def filter(self) -> ArticleFilter:
+        return self._filter
+
+    def set_filter(self, flt: ArticleFilter) -> None:
+        if flt != self._filter:
+            self._filter = flt
+            self.reload()
+
+    def total(self) -> int:
+        return len(self._order)
+
+    def is_loading(self) -> bool:
+        return self._loading
+
+    def article_id(self, row: int) -> int | None:
+        return self._order[row][1] if 0 <= row < len(self._order) else None
+
+    def row_of(self, article_id: int) -> int:
+        for i, (_, aid) in enumerate(self._order):
+            if aid == article_id:
+                return i
+        return -1
+
+    def all_ids(self) -> list[int]:
+        return [aid for _, aid in self._order]
+
+    def reload(self) -> None:
+        """Re-query in a worker; the old rows stay until the new ones are ready."""
+        self._generation += 1
+        generation = self._generation
+        self._loading = True
+        self._pending.clear()  # the reload sees them anyway
+        flt, sort, desc = self._filter, self._sort, self._desc
+        workers.run_in_background(
+            queries.ordered_keys, flt, sort, desc,
+            on_result=lambda order: self._reloaded(generation, order),
+            on_error=lambda msg: self._failed(generation, msg),
+        )
+
+    def add_articles(self, ids) -> None:
+        """Articles just stored (any thread's ids, called on the GUI thread): shown in batches."""
+        self._pending.extend(int(i) for i in ids)
+        if not self._flush.isActive():
+            self._flush.start()
+
+    def refresh_article(self, article_id: int) -> None:
+        """Re-read one row (flags or category changed)."""
+        if article_id not in self._rows:
+            return
+        self._rows.update(queries.rows_by_id([article_id]))
+        row = self.row_of(article_id)
+        if 0 <= row < self._visible:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def article_row(self, row: int) -> dict | None:
+        """The cached columns of a row as a dict (title, url, flags...)."""
+        data = self._row(row)
+        return dict(zip(queries.ROW_COLUMNS, data)) if data else None
+
+    # --- internals -------------------------------------------------------------
+    def _reloaded(self, generation: int, order: list[tuple]) -> None:
+        if generation != self._generation:
+            return
+        self.beginResetModel()
+        self._order = order
+        self._visible = min(BLOCK, len(order))
+        self._rows.clear()
+        self._loading = False
+        self.endResetModel()
+        self.loaded.emit(len(order))
+
+    def _failed(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self._loading = False
+            self.loaded.emit(len(self._order))
+
+    def _row(self, row: int) -> tuple | None:
+        aid = self._order[row][1]
+        data = self._rows.get(aid)
+        if data is None:
+            start = row - row % BLOCK
+            block = [i for _, i in self._order[start : start + BLOCK] if i not in self._rows]
+            self._rows.update(queries.rows_by_id(block))
+            data = self._rows.get(aid)
+        return data
+
+    def _flush_pending(self) -> None:
+        if not self._pending:
+            return
+        known = {aid for _, aid in self._order}
+        ids = [i for i in dict.fromkeys(self._pending) if i not in known]
+        self._pending.clear()
+        if not ids:
+            return
+        generation = self._generation
+        workers.run_in_background(
+            queries.ordered_keys, self._filter, self._sort, self._desc, ids,
+            on_result=lambda new: self._insert(generation, new),
+        )
+
+    def _insert(self, generation: int, new: list[tuple]) -> None:
+        if generation != self._generation or self._loading:
+            return  # a reload is coming with these rows in it
+        known = {aid for _, aid in self._order}
+        new = [item for item in new if item[1] not in known]
+        if not new:
+            return
+        # new arrives sorted; walk it and the current order together, inserting contiguous runs
+        inserted, i = 0, 0
+        while i < len(new):
+            pos = self._position(new[i])
+            run = [new[i]]
+            while i + len(run) < len(new) and self._position(new[i + len(run)]) == pos:
+                run.append(new[i + len(run)])
+            shown = pos < self._visible or (pos == self._visible == len(self._order))
+            if shown:
+                self.beginInsertRows(QModelIndex(), pos, pos + len(run) - 1)
+            self._order[pos:pos] = run
+            if shown:
+                self._visible += len(run)
+                self.endInsertRows()
+            inserted += len(run)
+            i += len(run)
+        self.rowsArrived.emit(inserted)
+
+    def _position(self, item: tuple) -> int:
+        """Where item goes in the current order (after equal keys)."""
+        lo, hi = 0, len(self._order)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            before = self._order[mid] > item if self._desc else self._order[mid] < item
+            if before:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def _display(self, row: tuple, col: int):
+        if col == 0:
+            return row[_C["profile"]]
+        if col == 1:
+            return row[_C["title"]]
+        if col == 2:
+            cat = row[_C["category"]]
+            if not cat:
+                return ""
+            conf = row[_C["confidence"]]
+            if row[_C["user_label"]] or conf is None:
+                return cat
+            return f"{cat} ({conf:.0%})"
+        if col == 3:
+            return short_date(row[_C["published"]])
+        if col == 4:
+            return short_date(row[_C["fetched_at"]])
+        if col == 5:
+            parts = ["★" if row[_C["starred"]] else "", "" if row[_C["read"]] else "new"]
+            return " ".join(p for p in parts if p)
+        return None
+
+
+def short_date(value) -> str:
+    """'2026-11-28T14:55:00+07:00' -> '2026-11-28 14:55'; anything else as it is."""
+    if not value:
+        return ""
+    text = value.isoformat(sep=" ") if isinstance(value, datetime) else str(value)
+    if len(text) >= 16 and text[4] == "-" and text[10] in "T ":
+        return text[:10] + " " + text[11:16]
+    return text

@@ -1,0 +1,117 @@
+"""Background work: a QRunnable with a separate signals object and a cooperative abort.
+
+``Worker(fn, *args)`` runs ``fn(*args, worker=...)`` only if fn accepts ``worker``
+(so it can poll ``worker.aborted``). Results and errors cross to the GUI thread as
+queued signals; the GUI never waits on a worker.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import traceback
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+_active: set["Worker"] = set()
+_active_lock = threading.Lock()
+
+
+class WorkerSignals(QObject):
+    result = Signal(object)
+    error = Signal(str)  # a one-line reason; the traceback goes to the log
+    progress = Signal(object)
+    finished = Signal()
+
+
+class Worker(QRunnable):
+    def __init__(self, fn, *args, **kwargs):
+        super().__init__()
+        self.setAutoDelete(False)  # Python owns it; the pool must not delete it under us
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.signals = WorkerSignals()
+        self._abort = threading.Event()
+        try:
+            self._wants_worker = "worker" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            self._wants_worker = False
+
+    @property
+    def aborted(self) -> bool:
+        return self._abort.is_set()
+
+    def abort(self) -> None:
+        self._abort.set()
+
+    def run(self) -> None:
+        try:
+            kwargs = dict(self.kwargs, worker=self) if self._wants_worker else self.kwargs
+            result = self.fn(*self.args, **kwargs)
+        except Exception as exc:  # report, never crash the pool thread
+            traceback.print_exc()
+            self._emit(self.signals.error, f"{type(exc).__name__}: {exc}")
+        else:
+            if not self.aborted:
+                self._emit(self.signals.result, result)
+        finally:
+            self._emit(self.signals.finished)
+            with _active_lock:
+                _active.discard(self)
+
+    @staticmethod
+    def _emit(signal, *args) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # the receiver's C++ side is gone (window closed)
+            pass
+
+
+def query_pool() -> QThreadPool:
+    """Short database jobs."""
+    return QThreadPool.globalInstance()
+
+
+_crawl_pool: QThreadPool | None = None
+
+
+def crawl_pool() -> QThreadPool:
+    """Long-running crawls: kept apart so they never starve the query jobs."""
+    global _crawl_pool
+    if _crawl_pool is None:
+        _crawl_pool = QThreadPool()
+        _crawl_pool.setMaxThreadCount(8)
+        _crawl_pool.setExpiryTimeout(2000)
+    return _crawl_pool
+
+
+def start(worker: Worker, pool: QThreadPool | None = None) -> Worker:
+    with _active_lock:
+        _active.add(worker)
+    (pool or query_pool()).start(worker)
+    return worker
+
+
+def run_in_background(fn, *args, on_result=None, on_error=None, pool=None, **kwargs) -> Worker:
+    worker = Worker(fn, *args, **kwargs)
+    if on_result is not None:
+        worker.signals.result.connect(on_result)
+    if on_error is not None:
+        worker.signals.error.connect(on_error)
+    return start(worker, pool)
+
+
+def active_workers() -> list[Worker]:
+    with _active_lock:
+        return list(_active)
+
+
+def abort_all() -> None:
+    for w in active_workers():
+        w.abort()
+
+
+def wait_all(timeout_ms: int = 5000) -> bool:
+    """Abort and wait for every worker (application shutdown, tests)."""
+    abort_all()
+    ok = query_pool().waitForDone(timeout_ms)
+    return crawl_pool().waitForDone(timeout_ms) and ok
