@@ -1,0 +1,185 @@
+"""The command line, as a user runs it: real data folder, real SQLite, real local servers."""
+
+import json
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from xnews_gui.cli import main
+from xnews_gui.store.db import close_database
+
+from ..conftest import PROFILES, REPO
+
+
+@pytest.fixture
+def cli(data_dir, capsys):
+    def run(*argv):
+        code = main(["--data-dir", str(data_dir), *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    yield run
+    close_database()
+
+
+def test_help_lists_the_subcommands():
+    out = subprocess.run([sys.executable, str(REPO / "main.py"), "--help"], capture_output=True, text=True,
+                         check=True).stdout
+    for name in ("profiles", "import-conf", "extract", "crawl", "articles", "search", "export", "demo-site"):
+        assert name in out
+
+
+def test_bundled_profiles_are_listed_shown_and_checked(cli, tmp_path):
+    code, out, _ = cli("profiles", "list")
+    assert code == 0 and out.startswith("demo\t")
+    code, out, _ = cli("profiles", "show", "demo")
+    assert json.loads(out)["name"] == "demo"
+    code, out, _ = cli("profiles", "check", "demo")
+    assert code == 0 and "6/6 fields ok" in out
+    target = tmp_path / "out.json"
+    assert cli("profiles", "export", "demo", "-o", str(target))[0] == 0
+    assert json.loads(target.read_text(encoding="utf-8"))["fields"]["title"]["selector"] == "h1.article-title"
+
+
+def test_import_and_check_reports_broken_fields(cli, tmp_path):
+    data = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    data["name"] = "broken"
+    data["fields"]["author"]["selector"] = ".byline-that-does-not-exist"
+    data["self_test"]["file"] = str(PROFILES / "samples" / "demo-article.html")
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert cli("profiles", "import", str(path))[0] == 0
+    code, out, _ = cli("profiles", "check", "broken")
+    assert code == 1
+    assert "author   empty" in out and "5/6 fields ok" in out
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"schema": 1, "name": ', "not valid JSON"),
+        ('{"schema": 7, "name": "x", "start_urls": ["http://a/"]}', "unsupported schema version 7"),
+        ('{"schema": 1, "name": "x", "start_urls": ["http://a/"], "fields": {"title": {"selector": "h1[["}}}',
+         "fields.title: invalid CSS selector"),
+    ],
+)
+def test_bad_profile_files_are_refused_with_one_line(cli, tmp_path, content, message):
+    path = tmp_path / "p.json"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = cli("profiles", "import", str(path))
+    assert code == 2 and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_missing_file_and_unknown_profile(cli, tmp_path):
+    code, _, err = cli("profiles", "import", str(tmp_path / "nope.json"))
+    assert code == 2 and "file not found" in err
+    code, _, err = cli("extract", "--profile", "nope", str(tmp_path / "x.html"))
+    assert code == 2 and "no profile named 'nope'" in err
+
+
+def test_unwritable_data_dir(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    code = main(["--data-dir", str(blocker / "sub"), "profiles", "list"])
+    err = capsys.readouterr().err
+    assert code == 2 and "not writable" in err
+
+
+def test_extract_a_file_and_a_url(cli, demo_server):
+    sample = PROFILES / "samples" / "demo-article.html"
+    code, out, _ = cli("extract", "--profile", "demo", "--url", demo_server.url + "x/a-1.htm", str(sample))
+    data = json.loads(out)
+    assert code == 0 and data["author"] == "Quốc Bảo" and data["image"].startswith(demo_server.url)
+    from xnews_gui.demo import DemoSite
+
+    path = DemoSite().articles[3].path
+    code, out, _ = cli("extract", "--profile", "demo", demo_server.url.rstrip("/") + path)
+    assert code == 0 and json.loads(out)["title"] == DemoSite().articles[3].title
+
+
+class _NotHtml(BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"%PDF-1.4 not html"
+        self.send_response(200)
+        self.send_header("Content-Type", "application/pdf")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
+
+
+def test_extract_refuses_a_non_html_response(cli):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _NotHtml)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        code, _, err = cli("extract", "--profile", "demo", f"http://127.0.0.1:{server.server_address[1]}/doc")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 2 and "is not an HTML page (Content-Type: application/pdf)" in err
+
+
+def test_extract_refuses_other_schemes(cli):
+    code, _, err = cli("extract", "--profile", "demo", "file:///etc/passwd")
+    assert code == 2  # treated as a (missing) file path, never fetched as a URL
+    assert "file not found" in err
+
+
+def test_import_conf_errors_are_clear(cli, tmp_path):
+    bad = tmp_path / "x.conf"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
+    code, _, err = cli("import-conf", str(bad))
+    assert code == 2 and "line 1: expected the number of sources" in err
+    bad.write_text("3\nhttp://a.vn/\n~x~\n", encoding="utf-8")
+    code, _, err = cli("import-conf", str(bad))
+    assert code == 2 and "announces 3 source(s)" in err
+
+
+def test_demo_site_command_serves_pages():
+    proc = subprocess.Popen([sys.executable, str(REPO / "main.py"), "demo-site", "--port", "0"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = line.split(" at ", 1)[1].split()[0]
+        import requests
+
+        page = requests.get(url, timeout=10)
+        assert page.status_code == 200 and "Tin mới nhất" in page.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_articles_search_and_export(cli, tmp_path):
+    from xnews_gui.core.extract import extract
+    from xnews_gui.core.profile import Profile
+    from xnews_gui.demo import DemoSite
+    from xnews_gui.store import repo
+
+    cli("profiles", "list")  # opens the database in the data folder
+    site = DemoSite()
+    profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    for a in site.articles[:6]:
+        repo.store_article(extract(site.render(a.path)[2], "http://127.0.0.1:8765" + a.path, profile), "demo")
+    code, out, _ = cli("articles", "list", "--limit", "3")
+    assert code == 0 and len(out.splitlines()) == 3
+    first_id = int(out.splitlines()[-1].split("\t")[0])
+    code, out, _ = cli("articles", "show", str(first_id))
+    assert json.loads(out)["title"] in {a.title for a in site.articles[:6]}
+    code, _, err = cli("articles", "show", "99999")
+    assert code == 2 and "no article with id 99999" in err
+    word = site.articles[0].title.split()[0]
+    code, out, err = cli("search", word)
+    assert code == 0 and site.articles[0].title in out
+    target = tmp_path / "a.jsonl"
+    assert cli("export", "--format", "jsonl", "-o", str(target))[0] == 0
+    rows = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 6 and all(r["body_text"] for r in rows)
+    code, out, _ = cli("export", "--format", "csv")
+    assert out.splitlines()[0].startswith("id,profile,url,title") and len(out.splitlines()) >= 7

@@ -1,0 +1,80 @@
+import pytest
+
+from xnews_gui.core.rules import Rule, RuleError, between_markers
+
+HTML = """<html><body><div class="main"><table><tr><td><h1 class="t">Tiêu đề   bài
+viết</h1></td></tr></table><p class="s">Tóm <b>tắt</b></p>
+<img class="hero" data-src="/lazy.jpg" src="data:image/gif;base64,R0lG">
+<time datetime="2024-03-12T10:30:00+07:00">12/3/2024</time>
+<div class="body"><p>Một</p><script>var x = 1;</script><p>Hai</p></div></div></body></html>"""
+
+
+def test_css_rule_takes_normalised_text():
+    assert Rule(kind="css", selector="h1.t").apply(HTML) == ["Tiêu đề bài viết"]
+
+
+def test_css_tolerates_tbody_free_lxml_tree():
+    # lxml does not insert tbody: a descendant selector still matches
+    assert Rule(kind="css", selector="table td h1").apply(HTML) == ["Tiêu đề bài viết"]
+
+
+def test_xpath_rule_and_html_take():
+    values = Rule(kind="xpath", selector="//p[@class='s']", take="html").apply(HTML)
+    assert values == ['<p class="s">Tóm <b>tắt</b></p>']
+
+
+def test_attr_take_falls_back_to_lazy_src():
+    assert Rule(kind="css", selector="img.hero", take="attr:src").apply(HTML) == ["data:image/gif;base64,R0lG"]
+    assert Rule(kind="css", selector="time", take="attr:datetime").apply(HTML) == ["2024-03-12T10:30:00+07:00"]
+
+
+def test_text_skips_script_content():
+    assert Rule(kind="css", selector="div.body").apply(HTML) == ["Một Hai"]
+
+
+def test_regex_rule_uses_group_one():
+    assert Rule(kind="regex", selector=r'datetime="([^"]+)"').apply(HTML) == ["2024-03-12T10:30:00+07:00"]
+
+
+def test_markers_rule_takes_text_between_fragments():
+    rule = Rule(kind="markers", start=('<p class="s">',), end=("</p>",), take="text")
+    assert rule.apply(HTML) == ["Tóm tắt"]
+    # a start fragment inside a tag begins after that tag's end
+    rule = Rule(kind="markers", start=('class="t"',), end=("</h1>",))
+    assert rule.apply(HTML) == ["Tiêu đề bài viết"]
+
+
+def test_markers_alternatives_and_absence():
+    assert between_markers("a<x>1</x>", ["<y>", "<x>"], ["</x>"]) == "1"
+    assert between_markers("nothing", ["<y>"], ["</y>"]) is None
+    assert Rule(kind="markers", start=("<y>",), end=("</y>",)).apply("nothing") == []
+
+
+def test_post_processing_regex():
+    rule = Rule(kind="css", selector="time", post=r"(\d{4})")
+    assert rule.apply(HTML) == ["2024"]
+
+
+@pytest.mark.parametrize(
+    "rule, message",
+    [
+        (Rule(kind="css", selector="div >> p"), "invalid CSS selector"),
+        (Rule(kind="xpath", selector="//div[@"), "invalid XPath"),
+        (Rule(kind="regex", selector="(a"), "invalid regular expression"),
+        (Rule(kind="jsonpath", selector="$.a"), "unknown kind 'jsonpath'"),
+        (Rule(kind="css", selector="   "), "empty css selector"),
+    ],
+)
+def test_bad_rules_raise_rule_error(rule, message):
+    with pytest.raises(RuleError, match=message):
+        rule.check()
+
+
+def test_rule_dict_round_trip():
+    rule = Rule(kind="markers", start=("<a>", "<b>"), end=("</a>",), take="html", post="x", required=True)
+    assert Rule.from_dict(rule.to_dict()) == rule
+
+
+def test_empty_or_garbage_html_gives_no_values():
+    assert Rule(kind="css", selector="h1").apply("") == []
+    assert Rule(kind="css", selector="h1").apply(b"\x00\x01\x02 not html") == []
