@@ -137,7 +137,14 @@ def html_to_text(html: str) -> str:
 def _outer_html(el) -> str:
     el = copy.deepcopy(el)
     el.tail = None
+    _real_images(el)
     return lxml.html.tostring(el, encoding="unicode")
+
+
+def _real_images(el) -> None:
+    """AMP pages write ``<amp-img>``: make them ``<img>`` so the sanitizer keeps them in place."""
+    for node in el.iter("amp-img"):
+        node.tag = "img"
 
 
 def _drop(doc, remove) -> None:
