@@ -97,6 +97,8 @@ def _name_for(seed: str, taken: set[str]) -> str:
 
 def parse_conf(text: str) -> list[Profile]:
     """Profiles from the text of an xnews.conf."""
+    if "\x00" in text[:8192]:
+        raise ConfError("not an xnews.conf: the file holds binary data (NUL bytes), not text")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if not lines or not lines[0].strip():
         raise ConfError("line 1: expected the number of sources, found an empty line")
@@ -167,8 +169,9 @@ def _link_markers(rule: LinkRule | None) -> list[str] | None:
     if rule.kind != "xpath":
         return None
     markers = []
-    for m in re.finditer(r"//a\[@([A-Za-z_:][-A-Za-z0-9_:.]*)='([^']*)'\]", rule.selector):
-        markers.append(f'{m.group(1)}="{m.group(2)}"')
+    for m in re.finditer(r"""//a\[@([A-Za-z_:][-A-Za-z0-9_:.]*)=(?:'([^']*)'|"([^"]*)")\]""", rule.selector):
+        value = m.group(2) if m.group(2) is not None else m.group(3)
+        markers.append(f'{m.group(1)}="{value}"' if '"' not in value else f"{m.group(1)}='{value}'")
     markers += [re.sub(r"\\(.)", r"\1", a) for a in rule.allow]
     return markers
 
