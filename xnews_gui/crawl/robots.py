@@ -1,0 +1,76 @@
+"""robots.txt per origin (protego), fetched once and cached for the crawl.
+
+Following RFC 9309: a 4xx robots.txt means no restrictions; a server error or
+an unreachable server means "disallow everything" for this crawl.
+"""
+
+from __future__ import annotations
+
+import threading
+from urllib.parse import urlsplit
+
+from protego import Protego
+
+from .fetcher import FetchError, Fetcher
+
+_ROBOTS_CAP = 512 * 1024
+
+
+class RobotsCache:
+    def __init__(self, fetcher: Fetcher, agent: str, gate=None, on_error=None):
+        self.fetcher = fetcher
+        self.agent = agent  # the product token matched against User-agent lines
+        self.gate = gate
+        self.on_error = on_error  # callback(url, FetchError)
+        self._rules: dict[str, Protego | None | bool] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def allowed(self, url: str) -> bool:
+        rules = self._get(url)
+        if rules is True:
+            return True
+        if rules is False:
+            return False
+        return rules.can_fetch(url, self.agent)
+
+    def crawl_delay(self, url: str) -> float | None:
+        rules = self._get(url)
+        if isinstance(rules, bool):
+            return None
+        delay = rules.crawl_delay(self.agent)
+        rate = rules.request_rate(self.agent)
+        if rate and rate.requests:
+            delay = max(delay or 0.0, rate.seconds / rate.requests)
+        return float(delay) if delay else None
+
+    def _get(self, url: str):
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        rules = self._rules.get(origin)
+        if rules is not None:
+            return rules
+        with self._lock:
+            lock = self._locks.setdefault(origin, threading.Lock())
+        with lock:
+            if origin not in self._rules:
+                self._rules[origin] = self._load(origin)
+        return self._rules[origin]
+
+    def _load(self, origin: str):
+        robots_url = origin + "/robots.txt"
+        limits = self.fetcher.limits
+        try:
+            result = self.fetcher.fetch(robots_url, accept="any", gate=self.gate)
+        except FetchError as exc:
+            if exc.kind == "http_4xx":
+                return True
+            if exc.kind == "stopped":
+                raise
+            if self.on_error:
+                self.on_error(robots_url, exc)
+            return False
+        if len(result.body) > min(_ROBOTS_CAP, limits.max_bytes):
+            return True
+        text = result.body[:_ROBOTS_CAP].decode("utf-8", errors="replace")
+        return Protego.parse(text)

@@ -1,0 +1,194 @@
+"""The persisted crawl state of one profile: frontier, seen set, passes, revisit data.
+
+One SQLite file per profile (``<data>/crawl/<profile>.sqlite3``), separate from
+the article store. Writes are grouped into transactions committed by
+``commit()`` (the engine calls it twice a second and at the end); after a
+crash, work done since the last commit is simply done again, and the store's
+uniqueness by canonical URL makes re-storing an article a no-op.
+
+A *pass* is one crawl over the site. An interrupted pass (stopped, at a limit,
+killed) is resumed by the next start; a finished pass makes the next start a
+new pass, in which list pages are read again but article URLs done in any
+earlier pass stay known.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from .frontier import Request
+from .revisit import next_interval
+
+QUEUED, DONE, FAILED = 0, 1, 2
+NEW, DUPLICATE, KNOWN = "new", "duplicate", "known"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS url (
+    url TEXT PRIMARY KEY, kind TEXT NOT NULL, depth INTEGER NOT NULL, parent TEXT, anchor TEXT,
+    score REAL, state INTEGER NOT NULL, pass INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS url_queue ON url (pass, state);
+CREATE TABLE IF NOT EXISTS list_page (
+    url TEXT PRIMARY KEY, fingerprint TEXT, revisits INTEGER, changes INTEGER,
+    first_visit REAL, last_visit REAL, interval REAL, next_visit REAL);
+"""
+
+
+class CrawlState:
+    def __init__(self, path: Path, commit_every: int = 500):
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.RLock()
+        self._pending = 0
+        self._commit_every = commit_every
+        self.pass_no = int(self._meta("pass", "0"))
+
+    # --- passes -------------------------------------------------------------
+    def begin(self) -> list[Request]:
+        """Open a pass; returns the queued requests of an interrupted pass (resume) or []."""
+        with self._lock:
+            if self._meta("pass_open", "0") == "1" and self.pass_no:
+                rows = self._db.execute(
+                    "SELECT url, kind, depth, parent, anchor, score FROM url WHERE pass = ? AND state = ? ORDER BY rowid",
+                    (self.pass_no, QUEUED)).fetchall()
+                self.resumed = True
+                return [Request(url=u, kind=k, depth=d, parent=p or "", anchor=a or "", score=s or 0.0)
+                        for u, k, d, p, a, s in rows]
+            self.resumed = False
+            self.pass_no += 1
+            self._tx()
+            self._set_meta("pass", str(self.pass_no))
+            self._set_meta("pass_open", "1")
+            self.commit()
+            return []
+
+    def finish_pass(self) -> None:
+        with self._lock:
+            self._tx()
+            self._set_meta("pass_open", "0")
+            self.commit()
+
+    # --- frontier -----------------------------------------------------------
+    def claim(self, req: Request) -> str:
+        """Record a discovered URL: NEW (queue it), DUPLICATE (seen in this pass)
+        or KNOWN (an article done in an earlier pass)."""
+        with self._lock:
+            self._tx()
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO url (url, kind, depth, parent, anchor, score, state, pass) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (req.url, req.kind, req.depth, req.parent, req.anchor, req.score, QUEUED, self.pass_no))
+            if cur.rowcount:
+                return NEW
+            # seen before: list pages are read again in each pass; failed articles retried
+            cur = self._db.execute(
+                "UPDATE url SET state = ?, pass = ?, depth = ?, parent = ?, anchor = ?, score = ?, kind = ? "
+                "WHERE url = ? AND pass < ? AND (kind = 'list' OR state = ? OR ? = 'list')",
+                (QUEUED, self.pass_no, req.depth, req.parent, req.anchor, req.score, req.kind,
+                 req.url, self.pass_no, FAILED, req.kind))
+            if cur.rowcount:
+                return NEW
+            row = self._db.execute("SELECT pass FROM url WHERE url = ?", (req.url,)).fetchone()
+            return KNOWN if row and row[0] < self.pass_no else DUPLICATE
+
+    def done(self, url: str, ok: bool = True) -> None:
+        with self._lock:
+            self._tx()
+            self._db.execute("UPDATE url SET state = ? WHERE url = ?", (DONE if ok else FAILED, url))
+            self._bump()
+
+    def counts(self) -> dict:
+        with self._lock:
+            rows = self._db.execute("SELECT state, COUNT(*) FROM url WHERE pass = ? GROUP BY state",
+                                    (self.pass_no,)).fetchall()
+        names = {QUEUED: "queued", DONE: "done", FAILED: "failed"}
+        return {names[s]: n for s, n in rows}
+
+    # --- revisit data (periodic crawling) ---------------------------------------
+    def list_visit(self, url: str, fingerprint: str, min_s: float, max_s: float, now: float | None = None) -> bool:
+        """Record a visit of a list page; returns True if it changed since the last visit."""
+        now = time.time() if now is None else now
+        with self._lock:
+            self._tx()
+            row = self._db.execute(
+                "SELECT fingerprint, revisits, changes, first_visit, interval FROM list_page WHERE url = ?",
+                (url,)).fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO list_page VALUES (?, ?, 0, 0, ?, ?, ?, ?)",
+                                 (url, fingerprint, now, now, min_s, now + min_s))
+                self._bump()
+                return False
+            old, revisits, changes, first, interval = row
+            changed = old != fingerprint
+            revisits, changes = revisits + 1, changes + int(changed)
+            interval = next_interval(revisits, changes, now - first, interval or min_s, min_s, max_s)
+            self._db.execute(
+                "UPDATE list_page SET fingerprint = ?, revisits = ?, changes = ?, last_visit = ?, interval = ?, "
+                "next_visit = ? WHERE url = ?", (fingerprint, revisits, changes, now, interval, now + interval, url))
+            self._bump()
+            return changed
+
+    def due(self, url: str, now: float | None = None) -> bool:
+        now = time.time() if now is None else now
+        with self._lock:
+            row = self._db.execute("SELECT next_visit FROM list_page WHERE url = ?", (url,)).fetchone()
+        return row is None or row[0] is None or row[0] <= now
+
+    def next_visit(self) -> float | None:
+        """The earliest time a list page is due again."""
+        with self._lock:
+            row = self._db.execute("SELECT MIN(next_visit) FROM list_page").fetchone()
+        return row[0] if row else None
+
+    def revisit_info(self, url: str) -> dict | None:
+        with self._lock:
+            row = self._db.execute("SELECT revisits, changes, interval, next_visit FROM list_page WHERE url = ?",
+                                   (url,)).fetchone()
+        return dict(zip(("revisits", "changes", "interval", "next_visit"), row)) if row else None
+
+    # --- meta ---------------------------------------------------------------
+    def get(self, key: str, default: str = "") -> str:
+        with self._lock:
+            return self._meta(key, default)
+
+    def put(self, key: str, value: str) -> None:
+        with self._lock:
+            self._tx()
+            self._set_meta(key, value)
+            self._bump()
+
+    # --- transactions -----------------------------------------------------------
+    def commit(self) -> None:
+        with self._lock:
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+            self._pending = 0
+
+    def close(self) -> None:
+        with self._lock:
+            self.commit()
+            self._db.close()
+
+    def _tx(self) -> None:
+        if not self._db.in_transaction:
+            self._db.execute("BEGIN")
+
+    def _bump(self) -> None:
+        self._pending += 1
+        if self._pending >= self._commit_every:
+            self.commit()
+
+    def _meta(self, key: str, default: str) -> str:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))

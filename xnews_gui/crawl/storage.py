@@ -1,0 +1,39 @@
+"""Files the crawler writes: raw pages (by MD5 of the URL) and cached images (by SHA-256)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+IMAGE_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
+                    "image/svg+xml": "svg", "image/avif": "avif"}
+
+
+def raw_name(url: str) -> str:
+    """Where a raw page lies, relative to the raw folder: <md5[:2]>/<md5>.html."""
+    digest = hashlib.md5(url.encode("utf-8")).hexdigest()
+    return f"{digest[:2]}/{digest}.html"
+
+
+def image_file(root: Path, sha256: str, content_type: str) -> Path:
+    """Same layout as ``store.repo.image_file``: <root>/<sha[:2]>/<sha>.<ext>."""
+    ext = IMAGE_EXTENSIONS.get(content_type.split(";")[0].strip().lower(), "img")
+    return Path(root) / sha256[:2] / f"{sha256}.{ext}"
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
