@@ -7,6 +7,13 @@ import time
 
 import pytest
 
+# Qt's rules: web engine imported and the reader's URL scheme registered before any QApplication
+import PySide6.QtWebEngineWidgets  # noqa: F401,E402
+
+from xnews_gui.ui.offline_web import register_scheme  # noqa: E402
+
+register_scheme()
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_qsettings(tmp_path_factory):

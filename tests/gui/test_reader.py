@@ -1,0 +1,169 @@
+"""The reader: cached images, no remote request, and stored payloads that run nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from PySide6.QtCore import QUrl
+from PySide6.QtWebEngineCore import QWebEngineScript
+
+from xnews_gui.demo.site import make_png
+from xnews_gui.paths import image_cache_dir
+from xnews_gui.store import repo
+from xnews_gui.store.db import write_lock
+from xnews_gui.store.models import Article
+from xnews_gui.ui.reader import ReaderView
+
+pytestmark = pytest.mark.gui
+PNG = make_png("reader-test")
+
+
+class CountingServer:
+    """A web server that only counts: any hit means the reader went to the network."""
+
+    def __init__(self):
+        hits = self.hits = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                hits.append(self.path)
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(PNG)))
+                self.end_headers()
+                self.wfile.write(PNG)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name="counting-server", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def web():
+    server = CountingServer()
+    yield server
+    server.stop()
+
+
+def cache_image(data_dir, url: str, data: bytes = PNG) -> None:
+    sha = hashlib.sha256(data).hexdigest()
+    path = repo.image_file(image_cache_dir(data_dir), sha, "image/png")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    repo.record_image(url, sha256=sha, content_type="image/png", size=len(data))
+
+
+def store_raw(**fields) -> int:
+    """Insert an article as is (no sanitising): the reader must not trust the store."""
+    row = dict(profile="t", url="http://news.test/a-1.htm", title="T", summary="", body_html="", body_text="x",
+               content_hash="h")
+    row.update(fields)
+    with write_lock:
+        return Article.insert(**row).execute()
+
+
+def run_js(qtbot, page, script: str):
+    """Run a probe in the application world (the page's own scripts stay disabled)."""
+    box = []
+    page.runJavaScript(f"JSON.stringify({script})", QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    return json.loads(box[0])
+
+
+def show(qtbot, reader: ReaderView, article_id: int) -> None:
+    with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == article_id):
+        reader.show_article(article_id)
+
+
+def test_reader_shows_cached_images_without_any_remote_request(qtbot, db, data_dir, web):
+    lead, inline, missing = f"{web.url}/lead.png", f"{web.url}/inline.png", f"{web.url}/never-cached.png"
+    cache_image(data_dir, lead)
+    cache_image(data_dir, inline, make_png("inline"))
+    aid = store_raw(title="Tin mới: Hà Nội", summary="Tóm tắt", image_url=lead, author="Quốc Bảo",
+                    published="2026-11-28T14:55:00+07:00", category="Thời sự", confidence=0.81,
+                    body_html=f'<p>Đoạn một.</p><figure><img src="{inline}" alt="a"></figure>'
+                              f'<p>Đoạn hai.</p><img src="{missing}">')
+    reader = ReaderView(image_cache_dir(data_dir))
+    qtbot.addWidget(reader)
+    reader.resize(900, 700)
+    reader.show()
+    reader.guard.clear()
+    show(qtbot, reader, aid)
+
+    qtbot.waitUntil(lambda: run_js(qtbot, reader.page, "[...document.images].every(i => i.complete)") is True,
+                    timeout=5000)
+    images = run_js(qtbot, reader.page, "[...document.images].map(i => [i.src, i.naturalWidth])")
+    assert len(images) == 3
+    by_kind = {("missing" if "missing" in src else "cached"): w for src, w in images}
+    assert all(src.startswith("xnews://reader/") for src, _ in images)
+    assert all(w > 0 for _, w in images), images  # cached ones and the placeholder all decoded
+    text = run_js(qtbot, reader.page, "document.body.innerText")
+    assert "Tin mới: Hà Nội" in text and "Quốc Bảo" in text and "Thời sự" in text and "Đoạn hai." in text
+    assert by_kind
+    assert web.hits == []  # nothing reached the network
+    assert reader.guard.blocked == []
+    assert any("/img/" in u for u in reader.guard.allowed)
+    assert repo.get_article(aid).read  # opening marks it read
+
+
+def test_request_guard_blocks_remote_loads(qtbot, db, data_dir, web):
+    """Any page on the reader's profile, even one that tries, cannot reach the network."""
+    from PySide6.QtWebEngineCore import QWebEnginePage
+
+    reader = ReaderView(image_cache_dir(data_dir))
+    qtbot.addWidget(reader)
+    page = QWebEnginePage(reader.page.profile(), reader)
+    reader.guard.clear()
+    page.load(QUrl(f"{web.url}/page.html"))
+    qtbot.waitUntil(lambda: f"{web.url}/page.html" in reader.guard.blocked, timeout=10000)
+    qtbot.wait(200)
+    assert web.hits == []
+    del page
+
+
+PAYLOAD = (
+    '<p>Hello</p><script>document.title="PWNED"</script>'
+    '<img src="x" onerror="document.title=&quot;PWNED&quot;">'
+    '<svg onload="document.title=&quot;PWNED&quot;"></svg>'
+    '<a id="l" href="javascript:document.title=&quot;PWNED&quot;">click</a>'
+    '<iframe src="javascript:parent.document.title=&quot;PWNED&quot;"></iframe>'
+    '<body onload="document.title=&quot;PWNED&quot;">'
+)
+
+
+def test_probe_does_fire_when_javascript_runs(qtbot):
+    """The control: in an ordinary page the payload does change the title, so the next test can fail."""
+    from PySide6.QtWebEngineWidgets import QWebEngineView
+
+    view = QWebEngineView()
+    qtbot.addWidget(view)
+    view.setHtml("<title>Safe</title>" + PAYLOAD, QUrl("http://localhost/"))
+    qtbot.waitUntil(lambda: view.page().title() == "PWNED", timeout=10000)
+
+
+def test_stored_script_payloads_run_nothing_in_the_reader(qtbot, db, data_dir, web):
+    aid = store_raw(title="Safe", body_html=PAYLOAD + f'<img src="{web.url}/p.png" onerror="x()">')
+    reader = ReaderView(image_cache_dir(data_dir))
+    qtbot.addWidget(reader)
+    reader.show()
+    show(qtbot, reader, aid)
+    qtbot.mouseClick(reader.view.focusProxy(), __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton)
+    qtbot.wait(300)  # give any handler a chance to fire
+    assert reader.page.title() == "Safe"
+    assert run_js(qtbot, reader.page, "document.title") == "Safe"
+    assert run_js(qtbot, reader.page, "document.querySelectorAll('script,iframe,svg,[onerror],[onload]').length") == 0
+    assert run_js(qtbot, reader.page, "document.querySelectorAll('a[href^=javascript]').length") == 0
+    assert web.hits == []

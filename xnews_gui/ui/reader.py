@@ -1,0 +1,172 @@
+"""The reading pane: one stored article, offline, with JavaScript off and no remote loads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWebEngineWidgets import QWebEngineView
+
+from ..core.sanitize import image_urls
+from ..store import queries, repo
+from . import icons
+from .offline_web import ReaderPage, local_image_source, lock_down, offline_profile
+from .reader_page import build_page, empty_page, reader_css
+
+
+class ReaderView(QWidget):
+    articleChanged = Signal(int)  # flags or category of this article were changed here
+    nextRequested = Signal()
+    previousRequested = Signal()
+    pageReady = Signal(int)  # an article page (its id) or the empty page (0) finished loading
+
+    def __init__(self, images_root: Path | None, parent=None):
+        super().__init__(parent)
+        profile, self._handler, self.guard = offline_profile()
+        self._handler.images_root = images_root
+        self._css = reader_css()
+        self._article: dict | None = None
+
+        self.view = QWebEngineView(self)
+        self.page = ReaderPage(profile, self.view, on_external_link=QDesktopServices.openUrl)
+        lock_down(self.page.settings())
+        self.view.setPage(self.page)
+        self._loading_url = QUrl()
+        self._loading_id = 0
+        self.page.loadFinished.connect(self._load_finished)
+
+        self.toolbar = QToolBar(self)
+        self.toolbar.setIconSize(self.toolbar.iconSize() * 0.8)
+        self.actions_ = self._make_actions()
+        self.category = QComboBox(self)
+        self.category.setEditable(True)
+        self.category.setMinimumContentsLength(14)
+        self.category.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.category.setToolTip("Correct the topic: pick or type a label, then press Enter")
+        self.category.lineEdit().setPlaceholderText("category")
+        self.category.activated.connect(self._category_chosen)
+        spacer = QWidget(self)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.toolbar.addWidget(spacer)
+        self.toolbar.addWidget(QLabel("Topic: ", self))
+        self.toolbar.addWidget(self.category)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.view, 1)
+        self.clear()
+
+    # --- actions --------------------------------------------------------------
+    def _make_actions(self) -> dict[str, QAction]:
+        sp = QStyle.StandardPixmap
+        spec = [  # key, text, icon, shortcut, slot
+            ("previous", "Previous", icons.std(self, sp.SP_ArrowUp), ["K", "P"], self.previousRequested.emit),
+            ("next", "Next", icons.std(self, sp.SP_ArrowDown), ["J", "N"], self.nextRequested.emit),
+            ("read", "Mark unread", icons.named("mark-read"), ["M"], self.toggle_read),
+            ("star", "Star", icons.named("star"), ["S"], self.toggle_star),
+            ("open", "Open original", icons.named("open-external"), ["O", "Ctrl+Return"], self.open_original),
+            ("copy", "Copy link", icons.named("copy-link"), ["Ctrl+Shift+C"], self.copy_link),
+        ]
+        out = {}
+        for key, text, icon, keys, slot in spec:
+            action = QAction(icon, text, self)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setToolTip(f"{text} ({keys[0]})")
+            action.triggered.connect(lambda _=False, s=slot: s())
+            self.toolbar.addAction(action)
+            out[key] = action
+        return out
+
+    # --- showing ----------------------------------------------------------------
+    def clear(self, message: str = "Select an article to read it here.") -> None:
+        self._article = None
+        for key in ("read", "star", "open", "copy"):
+            self.actions_[key].setEnabled(False)
+        self.category.setEnabled(False)
+        self.category.setCurrentText("")
+        self._load(empty_page(message, self._css), 0)
+
+    def show_article(self, article_id: int, mark_read: bool = True) -> bool:
+        row = repo.get_article(article_id)
+        if row is None:
+            self.clear("This article is no longer stored.")
+            return False
+        article = repo.article_dict(row)
+        article["user_label"] = row.user_label
+        if mark_read and not row.read:
+            repo.set_flags(article_id, read=True)
+            article["read"] = True
+            self.articleChanged.emit(article_id)
+        self._article = article
+        sources = image_urls(article["body_html"]) + ([article["image"]] if article["image"] else [])
+        local = local_image_source(sources)
+        html = build_page(article, local.get, self._css)
+        self._load(html, article_id)
+        self._sync_actions()
+        return True
+
+    def _load(self, html: str, article_id: int) -> None:
+        self._loading_url = self._handler.put_page(html)
+        self._loading_id = article_id
+        self.view.setUrl(self._loading_url)
+
+    def _load_finished(self, ok: bool) -> None:
+        if ok and self.page.url() == self._loading_url:
+            self.pageReady.emit(self._loading_id)
+
+    @property
+    def article(self) -> dict | None:
+        return self._article
+
+    def _sync_actions(self) -> None:
+        a = self._article
+        for key in ("read", "star", "open", "copy"):
+            self.actions_[key].setEnabled(a is not None)
+        self.category.setEnabled(a is not None)
+        if a is None:
+            return
+        self.actions_["read"].setText("Mark unread" if a["read"] else "Mark read")
+        self.actions_["star"].setText("Unstar" if a["starred"] else "Star")
+        self.actions_["star"].setIcon(icons.named("star-filled" if a["starred"] else "star"))
+        labels = sorted(set(queries.distinct_values("category")) | ({a["category"]} if a["category"] else set()))
+        self.category.blockSignals(True)
+        self.category.clear()
+        self.category.addItems(labels)
+        self.category.setCurrentText(a.get("user_label") or a.get("category") or "")
+        self.category.blockSignals(False)
+
+    # --- user commands --------------------------------------------------------------
+    def toggle_read(self) -> None:
+        if self._article:
+            self._set_flag("read", not self._article["read"])
+
+    def toggle_star(self) -> None:
+        if self._article:
+            self._set_flag("starred", not self._article["starred"])
+
+    def _set_flag(self, name: str, value: bool) -> None:
+        repo.set_flags(self._article["id"], **{name: value})
+        self._article[name] = value
+        self._sync_actions()
+        self.articleChanged.emit(self._article["id"])
+
+    def open_original(self) -> None:
+        if self._article and self._article["url"].startswith(("http://", "https://")):
+            QDesktopServices.openUrl(QUrl(self._article["url"]))
+
+    def copy_link(self) -> None:
+        if self._article:
+            QGuiApplication.clipboard().setText(self._article["url"])
+
+    def _category_chosen(self, _index: int = -1) -> None:
+        label = self.category.currentText().strip()
+        if not self._article or not label or label == (self._article.get("user_label") or self._article["category"]):
+            return
+        repo.set_user_label(self._article["id"], label)
+        self._article.update(user_label=label, category=label, confidence=1.0)
+        self.articleChanged.emit(self._article["id"])
+        self.show_article(self._article["id"], mark_read=False)
