@@ -60,9 +60,25 @@ def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]
         return _nfc(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
         pass
+    if _looks_cp1258(data[:200_000]):
+        return _nfc(data.decode("cp1258", errors="replace")), "cp1258"
     best = from_bytes(data[:200_000]).best()
     enc = best.encoding if best else "windows-1252"
     return _nfc(data.decode(enc, errors="replace")), enc
+
+
+# windows-1258 writes Vietnamese tone marks as separate bytes (grave, acute, tilde, hook, dot
+# below) right after a vowel; general detectors take such pages for cp1250 and garble them.
+_CP1258_TONE_AFTER_VOWEL = re.compile(rb"[aeiouyAEIOUY\xe2\xe3\xea\xf4\xf5\xfd\xc2\xc3\xca\xd4\xd5\xdd][\xcc\xd2\xde\xec\xf2]")
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+
+
+def _looks_cp1258(data: bytes) -> bool:
+    high = len(_HIGH_BYTE.findall(data))
+    if high < 20:
+        return False
+    tones = len(_CP1258_TONE_AFTER_VOWEL.findall(data))
+    return tones >= 20 and tones >= 0.25 * high
 
 
 def _nfc(text: str) -> str:
