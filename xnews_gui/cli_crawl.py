@@ -1,0 +1,148 @@
+"""`python main.py crawl`: crawl one profile into the store, with progress lines and a summary."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+
+from .paths import RESOURCES, models_dir
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("crawl", help="crawl a site with its profile and store the articles")
+    p.add_argument("--profile", required=True, help="stored profile name (or a profile JSON file)")
+    p.add_argument("--max-pages", type=int, default=0, help="stop after this many pages (0 = no limit)")
+    p.add_argument("--max-articles", type=int, default=0, help="stop after this many new articles")
+    p.add_argument("--max-seconds", type=float, default=0, help="stop after this many seconds")
+    p.add_argument("--strategy", choices=("bfs", "dfs", "random", "best_first", "importance", "pagerank",
+                                          "focused"), help="crawl order (default: the profile's)")
+    p.add_argument("--concurrency", type=int, help="worker threads (default: the profile's)")
+    p.add_argument("--delay", type=float, help="seconds between requests to one host (default: the profile's)")
+    p.add_argument("--contact", default="", help="e-mail or URL added to the User-Agent")
+    p.add_argument("--periodic", action="store_true", help="re-crawl forever at the adaptive revisit interval")
+    p.add_argument("--no-images", action="store_true", help="do not download article images")
+    p.add_argument("--no-raw", action="store_true", help="do not keep the raw HTML of fetched pages")
+    p.add_argument("--fresh", action="store_true", help="forget the saved frontier and seen URLs first")
+    p.add_argument("--quiet", action="store_true", help="only the summary")
+    p.set_defaults(func=cmd_crawl, needs_db=True)
+
+
+def cmd_crawl(args) -> int:
+    from .crawl.engine import CrawlOptions, Crawler
+    from .crawl.periodic import PeriodicCrawler
+    from .store.sink import StoreSink
+
+    profile = _load_profile(args.profile)
+    state_dir = Path(args.data_dir) / "crawl"
+    if args.fresh:
+        for path in state_dir.glob(f"{profile.name}.sqlite3*"):
+            path.unlink()
+    options = CrawlOptions(max_pages=args.max_pages, max_articles=args.max_articles, max_seconds=args.max_seconds,
+                           concurrency=args.concurrency, delay_s=args.delay, strategy=args.strategy,
+                           contact=args.contact, fetch_images=not args.no_images, save_raw=not args.no_raw)
+    classifier = _classifier(Path(args.data_dir))
+    sink = StoreSink(profile.name, Path(args.data_dir))
+    printer = _Printer(quiet=args.quiet)
+    if args.periodic:
+        runner = PeriodicCrawler(profile, sink, state_dir=state_dir, options=options, classifier=classifier,
+                                 on_event=printer)
+        summaries = _blocking(lambda: runner.run_forever(), runner.stop)
+        return 0 if summaries is not None else 130
+    sink.start_run()
+    crawler = Crawler(profile, sink, state_dir=state_dir, options=options, classifier=classifier, on_event=printer)
+    summary = _blocking(crawler.run, crawler.stop)
+    sink.finish_run(summary)
+    _print_summary(summary)
+    return 0
+
+
+def _blocking(target, stop):
+    """Run ``target`` in a thread so Ctrl-C can stop it cleanly; return its result."""
+    result: list = []
+    thread = threading.Thread(target=lambda: result.append(target()), name="xnews-crawl-main")
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.2)
+    except KeyboardInterrupt:
+        print("stopping...", file=sys.stderr)
+        stop()
+        thread.join()
+    return result[0] if result else None
+
+
+def _load_profile(name: str):
+    from .core.profile import Profile
+    from .store import repo
+
+    profile = repo.load_profile(name)
+    if profile is None and name.endswith(".json") and Path(name).is_file():
+        profile = Profile.from_json(Path(name).read_text(encoding="utf-8"))
+    if profile is None:
+        names = ", ".join(repo.profile_names()) or "none"
+        raise ValueError(f"no profile named {name!r} (stored profiles: {names})")
+    return profile
+
+
+def _classifier(root: Path):
+    candidates = [models_dir(root) / "topic.joblib", *sorted((RESOURCES / "model").glob("*.joblib"))]
+    path = next((p for p in candidates if p.is_file()), None)
+    if path is None:
+        print("no topic model found: crawling without a classifier (articles get their section's topic)")
+        return None
+    try:
+        from .classify.model import TopicClassifier
+
+        model = TopicClassifier.load(path)
+    except Exception as exc:  # missing module, old or corrupt model: crawl anyway
+        print(f"topic model {path.name} not usable ({exc.__class__.__name__}: {exc}); crawling without a classifier")
+        return None
+    print(f"classifying with {path}")
+    return model
+
+
+class _Printer:
+    """Progress lines from crawl events (called from crawler threads)."""
+
+    def __init__(self, quiet: bool = False, every_s: float = 2.0):
+        self.quiet = quiet
+        self.every_s = every_s
+        self._last = 0.0
+        self._lock = threading.Lock()
+
+    def __call__(self, event) -> None:
+        if self.quiet:
+            return
+        data = event.data
+        with self._lock:
+            if event.kind == "stats":
+                now = time.monotonic()
+                if now - self._last < self.every_s:
+                    return
+                self._last = now
+                print(f"  {data['pages']} pages, {data['articles']} new articles, queue {data['queue']}, "
+                      f"{data['errors']} errors, {data['pages_per_s']:.1f} pages/s", flush=True)
+            elif event.kind == "error":
+                print(f"  ! {data['kind']}: {data['url']} {data['message']}", flush=True)
+            elif event.kind == "log":
+                print(f"  {data['message']}", flush=True)
+
+
+def _print_summary(s: dict) -> None:
+    print(f"crawl {s['status']}: {s['pages']} pages ({s['list_pages']} lists, {s['article_pages']} articles), "
+          f"{s['articles']} new articles, {s['duplicates']} duplicates, {s['known_skipped']} already known, "
+          f"{s['images']} images")
+    print(f"  {s['elapsed_s']:.1f} s, {s['pages_per_s']:.1f} pages/s, harvest rate {s['harvest_rate']:.0%}, "
+          f"queue left {s['queue']}")
+    if s["errors"]:
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(s["errors_by_kind"].items()))
+        print(f"  {s['errors']} errors: {kinds}")
+    fill = ", ".join(f"{f} {r:.0%}" for f, r in s["fill_rate"].items() if r is not None)
+    if fill:
+        print(f"  field fill rate: {fill}")
+    for b in s.get("broken_fields", []):
+        before = f" (was {b['previous']:.0%})" if b.get("previous") is not None else ""
+        print(f"  WARNING: rule for '{b['field']}' probably broken: filled on {b['fill_rate']:.0%} of "
+              f"article pages{before}; check the profile")
