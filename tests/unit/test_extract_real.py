@@ -62,10 +62,10 @@ FLOORS = {
     "hankookilbo.com": (False, 0.90, None, None, ("HankookIlbo_2026_01_29", "HankookIlbo_2026_07_12")),
     "mirror.co.uk": (True, 0.90, 0.40, None, ("TheMirror_2026_01_06",)),
     "bbc.co.uk": (True, 0.95, 0.90, 0.95, ()),
-    "blogs.wsj.com": (False, 0.98, 0.98, 0.75, ()),
+    "blogs.wsj.com": (True, 0.98, 0.98, 0.95, ()),
     "tv.msnbc.com": (True, 0.98, 0.93, 0.95, ()),
     # the blog platform moved to a new WordPress template for 8 of the 14 other pages
-    "washingtonpost.com": (False, 0.97, 0.35, 0.40, (
+    "washingtonpost.com": (True, 0.97, 0.35, 0.45, (
         "washingtonpost.com_blog1_4", "washingtonpost.com_blog1_6", "washingtonpost.com_blog1_8",
         "washingtonpost.com_blog1_9", "washingtonpost.com_blog1_10", "washingtonpost.com_blog1_11",
         "washingtonpost.com_blog1_12", "washingtonpost.com_blog1_15")),
@@ -83,7 +83,7 @@ def test_quality_floor(site):
     assert a.article.ok, a.article.errors
     if title_exact:
         assert a.title, (a.article.title, a.page.title)
-    else:  # the ground truth rewrote quotes; the title must still be the headline
+    else:  # the ground truth dropped the headline's quotes; it must still be the headline
         assert bench.f1(a.article.title, a.page.title) >= 0.8, (a.article.title, a.page.title)
     assert a.body_f1 >= auth_f1, f"{site}: body F1 {a.body_f1:.2f} on the authoring page {a.page.name}"
     survivors = [s for s in rest if s.page.name not in broken]
