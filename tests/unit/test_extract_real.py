@@ -65,7 +65,7 @@ FLOORS = {
     "blogs.wsj.com": (True, 0.98, 0.98, 0.95, ()),
     "tv.msnbc.com": (True, 0.98, 0.93, 0.95, ()),
     # the blog platform moved to a new WordPress template for 8 of the 14 other pages
-    "washingtonpost.com": (True, 0.97, 0.35, 0.45, (
+    "washingtonpost.com": (True, 0.97, 0.35, 0.40, (
         "washingtonpost.com_blog1_4", "washingtonpost.com_blog1_6", "washingtonpost.com_blog1_8",
         "washingtonpost.com_blog1_9", "washingtonpost.com_blog1_10", "washingtonpost.com_blog1_11",
         "washingtonpost.com_blog1_12", "washingtonpost.com_blog1_15")),
