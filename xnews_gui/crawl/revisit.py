@@ -6,7 +6,7 @@ mean interval I, X of which found the page changed,
     λ = -ln((n - X + 0.5) / (n + 0.5)) / I
 (the 0.5 terms keep it finite when every visit saw a change). The next visit
 comes after 1/λ, bounded by [min, max]; a page never seen changing waits twice
-as long as last time.
+as long as last time (or as the mean interval so far, if longer).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def next_interval(revisits: int, changes: int, elapsed_s: float, previous_s: flo
     if rate is None:
         interval = min_s
     elif rate <= 0:
-        interval = max(previous_s, min_s) * 2
+        interval = 2 * max(previous_s, min_s, elapsed_s / revisits)
     else:
         interval = 1.0 / rate
     return max(min_s, min(max_s, interval))
