@@ -1,0 +1,221 @@
+"""One profile's crawl, run in a worker thread and reported to the GUI in batches.
+
+The engine calls ``on_event`` from its own threads at any rate; those calls only append
+to a deque. A GUI timer drains the deque a few times a second and emits one signal per
+kind with everything that arrived, so a fast crawl cannot flood the event loop.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..core.profile import Profile
+from ..paths import image_cache_dir, raw_pages_dir
+from ..store import repo
+from . import workers
+
+DRAIN_MS = 200
+
+
+def make_sink(data_dir: Path, profile: str, run_id: int | None):
+    try:
+        from ..store.sink import StoreSink
+    except ImportError:  # the store's sink has not landed: a thin adapter over repo
+        return _RepoSink(data_dir, profile, run_id)
+    import inspect
+
+    params = inspect.signature(StoreSink).parameters
+    kwargs = {k: v for k, v in (("image_root", image_cache_dir(data_dir)), ("raw_root", raw_pages_dir(data_dir)),
+                                ("run_id", run_id), ("data_dir", data_dir)) if k in params}
+    if "profile" in params:
+        kwargs["profile"] = profile
+        return StoreSink(**kwargs)
+    return StoreSink(profile, **kwargs)
+
+
+class _RepoSink:
+    def __init__(self, data_dir: Path, profile: str, run_id: int | None):
+        self.image_root = image_cache_dir(data_dir)
+        self.raw_root = raw_pages_dir(data_dir)
+        self.profile, self.run_id = profile, run_id
+
+    def is_known(self, url):
+        return repo.is_known(url)
+
+    def known_urls(self, urls):
+        return repo.known_urls(urls)
+
+    def store_article(self, article, category=None, confidence=None, section_label=None):
+        return repo.store_article(article, self.profile, category, confidence, section_label, self.run_id)
+
+    def record_page(self, url, status, encoding="", content_type="", raw_path="", kind="", error=""):
+        repo.record_page(url, status, encoding, content_type, raw_path, kind, error)
+
+    def record_failure(self, url, reason):
+        repo.record_failure(self.profile, url, reason)
+
+    def record_image(self, url, sha256="", content_type="", size=0, error=""):
+        repo.record_image(url, sha256, content_type, size, error)
+
+
+def image_cache_bytes() -> int:
+    from ..store.models import ImageCache
+    from peewee import fn
+
+    return int(ImageCache.select(fn.COALESCE(fn.SUM(ImageCache.size), 0)).scalar() or 0)
+
+
+class CrawlSession(QObject):
+    articlesStored = Signal(list)  # [{"id", "url", "title", "category", "confidence"}, ...]
+    statsChanged = Signal(dict)
+    errorsAdded = Signal(list)  # [{"url", "kind", "message", "at"}, ...]
+    logAdded = Signal(list)  # [str, ...]
+    stateChanged = Signal(str)  # starting | running | paused | stopping | finished | stopped | limit | failed
+    finished = Signal(dict)  # the engine's summary
+
+    def __init__(self, profile: Profile, data_dir: Path, options, classifier=None, parent=None,  # classifier or loader
+                 image_cache_limit: int = 0):
+        super().__init__(parent)
+        self.profile = profile
+        self.data_dir = Path(data_dir)
+        self.options = options
+        self.classifier = classifier
+        self.image_cache_limit = image_cache_limit
+        self.state = "idle"
+        self.stats: dict = {}
+        self.summary: dict | None = None
+        self.started_at: float | None = None
+        self._events: collections.deque = collections.deque()
+        self._crawler = None
+        self._worker = None
+        self._stop_requested = False
+        self._timer = QTimer(self, interval=DRAIN_MS)
+        self._timer.timeout.connect(self._drain)
+
+    @property
+    def name(self) -> str:
+        return self.profile.name
+
+    @property
+    def max_pages(self) -> int:
+        return self.options.max_pages or self.profile.crawl.max_pages
+
+    def is_active(self) -> bool:
+        return self.state in ("starting", "running", "paused", "stopping")
+
+    def start(self) -> None:
+        if self.is_active():
+            return
+        self.summary, self.stats = None, {}
+        self.started_at = time.time()
+        self._set_state("starting")
+        self._timer.start()
+        self._stop_requested = False
+        self._worker = workers.Worker(self._run)
+        self._worker.signals.result.connect(self._done)
+        self._worker.signals.error.connect(self._crashed)
+        workers.start(self._worker, workers.crawl_pool())
+
+    def pause(self) -> None:
+        if self._crawler is not None and self.state == "running":
+            self._crawler.pause()
+            self._set_state("paused")
+
+    def resume(self) -> None:
+        if self._crawler is not None and self.state == "paused":
+            self._crawler.resume()
+            self._set_state("running")
+
+    def stop(self) -> None:
+        if self.is_active():
+            self._set_state("stopping")
+            self._stop_requested = True
+            if self._crawler is not None:
+                self._crawler.stop()
+
+    # --- worker thread ------------------------------------------------------------
+    def _run(self) -> dict:
+        from ..crawl.engine import Crawler
+
+        options = self.options
+        if options.fetch_images and self.image_cache_limit and image_cache_bytes() >= self.image_cache_limit:
+            from dataclasses import replace
+
+            options = replace(options, fetch_images=False)
+            self._events.append(("log", {"message": "the image cache is full (see Settings): images are not fetched"}))
+        classifier = self.classifier
+        if classifier is not None and not hasattr(classifier, "predict"):
+            try:
+                classifier = classifier()  # a loader: models load here, off the GUI thread
+            except Exception as exc:  # a broken model must not stop the crawl
+                self._events.append(("log", {"message": f"classifier not used: {exc}"}))
+                classifier = None
+        run_id = repo.start_run(self.profile.name)
+        crawler = Crawler(self.profile, make_sink(self.data_dir, self.profile.name, run_id),
+                          state_dir=self.data_dir / "crawl", options=options, classifier=classifier,
+                          on_event=lambda ev: self._events.append((ev.kind, ev.data)))
+        self._crawler = crawler
+        if self._stop_requested:
+            crawler.stop()
+        self._events.append(("state", "running"))
+        try:
+            summary = crawler.run()
+        finally:
+            self._crawler = None
+        repo.finish_run(run_id, summary.get("status", "finished"), summary)
+        return summary
+
+    # --- GUI thread -------------------------------------------------------------------
+    def _drain(self) -> None:
+        articles, errors, logs, stats, summary = [], [], [], None, None
+        now = time.time()
+        while self._events:
+            kind, data = self._events.popleft()
+            if kind == "article":
+                articles.append(data)
+            elif kind == "error":
+                errors.append(dict(data, at=now))
+            elif kind == "log":
+                logs.append(str(data.get("message", "")))
+            elif kind == "stats":
+                stats = data
+            elif kind == "finished":
+                summary = data
+            elif kind == "state" and self.state == "starting":
+                self._set_state(data)
+        if stats is not None:
+            self.stats = stats
+            self.statsChanged.emit(stats)
+        if articles:
+            self.articlesStored.emit(articles)
+        if errors:
+            self.errorsAdded.emit(errors)
+        if logs:
+            self.logAdded.emit(logs)
+        if summary is not None:
+            self.summary = summary
+
+    def _done(self, summary: dict) -> None:
+        self._finish(summary, summary.get("status", "finished"))
+
+    def _crashed(self, message: str) -> None:
+        self._events.append(("log", {"message": f"crawl failed: {message}"}))
+        self._finish(self.summary or dict(self.stats, status="failed"), "failed")
+
+    def _finish(self, summary: dict, state: str) -> None:
+        self._drain()
+        self._timer.stop()
+        self.summary = summary
+        self.stats = {k: v for k, v in summary.items() if k != "broken_fields"} or self.stats
+        self.statsChanged.emit(self.stats)
+        self._set_state(state)
+        self.finished.emit(summary)
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.stateChanged.emit(state)

@@ -1,0 +1,383 @@
+"""The crawl dashboard: pick profiles, start/pause/resume/stop, watch progress, errors and log,
+and re-crawl on a schedule while the app is open."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.profile import Profile
+from ..store import repo
+from . import icons
+from .crawl_session import CrawlSession
+from .demo_launcher import DEMO_PROFILE, DemoSite
+from .error_model import ErrorTableModel
+from .rate_chart import RateChart
+from .session_card import SessionCard
+from .settings import Preferences
+
+
+class CrawlView(QWidget):
+    articlesStored = Signal(list)  # ids of new articles, in batches
+    sessionFinished = Signal(str, dict)  # profile name, summary
+
+    def __init__(self, data_dir: Path, parent=None, *, classifier_loader: Callable | None = None,
+                 preferences: Callable[[], Preferences] = Preferences.load):
+        super().__init__(parent)
+        self.data_dir = Path(data_dir)
+        self.classifier_loader = classifier_loader
+        self.preferences = preferences
+        self.demo = DemoSite()
+        self.sessions: dict[str, CrawlSession] = {}
+        self.cards: dict[str, SessionCard] = {}
+        self.next_runs: dict[str, datetime] = {}
+        self._last_pages: dict[str, tuple[float, int]] = {}
+        self._rates: dict[str, float] = {}
+
+        self._build()
+        self.tick = QTimer(self, interval=1000)
+        self.tick.timeout.connect(self._on_tick)
+        self.tick.start()
+        self.refresh_profiles()
+
+    # --- layout ---------------------------------------------------------------------
+    def _build(self) -> None:
+        self.hint = QFrame(objectName="hint")
+        self.hint.setStyleSheet("#hint { background: palette(alternate-base); border: 1px solid palette(mid);"
+                                " border-radius: 6px; }")
+        hint_text = QLabel("<b>New here?</b> XNews ships a small news site that runs inside the app, "
+                           "so you can try everything offline: crawl it, then read the articles "
+                           "in the <b>Articles</b> tab.")
+        hint_text.setWordWrap(True)
+        self.demo_button = QPushButton(icons.named("demo"), "Crawl the demo site")
+        self.demo_button.clicked.connect(self.start_demo)
+        hint_row = QHBoxLayout(self.hint)
+        hint_row.addWidget(hint_text, 1)
+        hint_row.addWidget(self.demo_button)
+
+        # left: profiles and controls
+        self.profile_list = QListWidget()
+        self.profile_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.profile_list.setToolTip("Tick the sites to crawl")
+        self.start_button = QPushButton(icons.named("start"), "Start")
+        self.start_button.setToolTip("Crawl the ticked sites (F5)")
+        self.pause_button = QPushButton(icons.named("pause"), "Pause")
+        self.resume_button = QPushButton(icons.named("start"), "Resume")
+        self.stop_button = QPushButton(icons.named("stop"), "Stop")
+        self.start_button.clicked.connect(self.start_checked)
+        self.pause_button.clicked.connect(self.pause_all)
+        self.resume_button.clicked.connect(self.resume_all)
+        self.stop_button.clicked.connect(self.stop_all)
+        buttons = QHBoxLayout()
+        for b in (self.start_button, self.pause_button, self.resume_button, self.stop_button):
+            buttons.addWidget(b)
+        self.max_pages = QSpinBox(minimum=0, maximum=1_000_000, singleStep=50, specialValueText="no limit")
+        self.max_pages.setToolTip("Stop each crawl after this many pages (0 = the profile's own limit)")
+        self.schedule_box = QCheckBox("Re-crawl every")
+        self.schedule_minutes = QSpinBox(minimum=1, maximum=24 * 60, value=30, suffix=" min")
+        self.schedule_box.setToolTip("While XNews is open, crawl the ticked sites again after each run")
+        self.schedule_box.toggled.connect(self._schedule_changed)
+        self.schedule_minutes.valueChanged.connect(self._schedule_changed)
+        sched = QHBoxLayout()
+        sched.addWidget(self.schedule_box)
+        sched.addWidget(self.schedule_minutes)
+        sched.addStretch(1)
+        form = QFormLayout()
+        form.addRow("Page limit:", self.max_pages)
+        left_box = QGroupBox("Sites")
+        left = QVBoxLayout(left_box)
+        left.addWidget(self.profile_list, 1)
+        left.addLayout(form)
+        left.addLayout(sched)
+        left.addLayout(buttons)
+
+        # right: one card per crawl, the chart under them
+        self.cards_host = QWidget()
+        self.cards_layout = QVBoxLayout(self.cards_host)
+        self.cards_layout.setContentsMargins(0, 0, 0, 0)
+        self.empty_label = QLabel("No crawl yet. Tick a site on the left and press Start.")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setStyleSheet("color: palette(placeholder-text); padding: 24px;")
+        self.cards_layout.addWidget(self.empty_label)
+        self.cards_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.cards_host)
+        self.chart = RateChart()
+        right_box = QGroupBox("Crawls")
+        right = QVBoxLayout(right_box)
+        right.addWidget(scroll, 3)
+        right.addWidget(self.chart, 2)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(left_box)
+        top.addWidget(right_box)
+        top.setStretchFactor(0, 1)
+        top.setStretchFactor(1, 3)
+        top.setSizes([260, 740])
+
+        # bottom: errors and log
+        self.errors = ErrorTableModel(self)
+        self.error_view = QTableView()
+        self.error_view.setModel(self.errors)
+        self.error_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.error_view.verticalHeader().hide()
+        self.error_view.setWordWrap(False)
+        header = self.error_view.horizontalHeader()
+        for col, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents,) * 3
+                                   + (QHeaderView.ResizeMode.Interactive, QHeaderView.ResizeMode.Stretch)):
+            header.setSectionResizeMode(col, mode)
+        header.resizeSection(3, 320)
+        self.log = QPlainTextEdit(readOnly=True)
+        self.log.setMaximumBlockCount(5000)
+        self.bottom = QTabWidget()
+        self.bottom.addTab(self.error_view, "Errors")
+        self.bottom.addTab(self.log, "Log")
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.bottom)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.hint)
+        layout.addWidget(split, 1)
+        self._sync_buttons()
+
+    # --- profiles -------------------------------------------------------------------------
+    def refresh_profiles(self) -> None:
+        checked = set(self.checked_profiles())
+        self.profile_list.clear()
+        for name in repo.profile_names():
+            item = QListWidgetItem(name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if name in checked else Qt.CheckState.Unchecked)
+            minutes = self._scheduled_minutes(name)
+            if minutes:
+                item.setIcon(icons.named("schedule"))
+                item.setToolTip(f"Re-crawled every {minutes} min while XNews is open")
+            self.profile_list.addItem(item)
+        self.hint.setVisible(not self.sessions and repo.count_articles() == 0)
+
+    def checked_profiles(self) -> list[str]:
+        out = []
+        for i in range(self.profile_list.count()):
+            item = self.profile_list.item(i)
+            if item.checkState() == Qt.CheckState.Checked:
+                out.append(item.text())
+        return out
+
+    def set_checked(self, names) -> None:
+        names = set(names)
+        for i in range(self.profile_list.count()):
+            item = self.profile_list.item(i)
+            item.setCheckState(Qt.CheckState.Checked if item.text() in names else Qt.CheckState.Unchecked)
+
+    # --- commands --------------------------------------------------------------------------
+    def start_checked(self) -> None:
+        names = self.checked_profiles()
+        if not names and self.profile_list.currentItem() is not None:
+            names = [self.profile_list.currentItem().text()]
+        for name in names:
+            self.start_profile(name)
+
+    def start_demo(self) -> CrawlSession | None:
+        profile = self.demo.profile()
+        if profile is None:
+            self._log("demo", "the demo profile is missing from profiles/")
+            return None
+        self._log("demo", f"demo site running at {profile.start_urls[0]}")
+        self.hint.hide()
+        return self.start_profile(profile.name, profile)
+
+    def start_profile(self, name: str, profile: Profile | None = None) -> CrawlSession | None:
+        session = self.sessions.get(name)
+        if session is not None and session.is_active():
+            return session
+        if profile is None:
+            if name == DEMO_PROFILE and self.demo.running:
+                profile = self.demo.profile()
+            else:
+                profile = repo.load_profile(name)
+        if profile is None:
+            self._log(name, "no such profile")
+            return None
+        prefs = self.preferences()
+        options = prefs.crawl_options(max_pages=self.max_pages.value())
+        session = CrawlSession(profile, self.data_dir, options, classifier=self.classifier_loader, parent=self,
+                               image_cache_limit=prefs.image_cache_mb * 1024 * 1024)
+        old = self.sessions.pop(name, None)
+        if old is not None:
+            old.deleteLater()
+        self.sessions[name] = session
+        card = self._card(name)
+        card.set_stats({"pages": 0, "articles": 0, "queue": 0, "errors": 0}, rate=0.0)
+        session.stateChanged.connect(lambda state, n=name: self._state_changed(n, state))
+        session.statsChanged.connect(lambda stats, n=name: self._stats_changed(n, stats))
+        session.articlesStored.connect(lambda items: self.articlesStored.emit([a["id"] for a in items]))
+        session.errorsAdded.connect(lambda errs, n=name: self.errors.add(n, errs))
+        session.logAdded.connect(lambda lines, n=name: [self._log(n, line) for line in lines])
+        session.finished.connect(lambda summary, n=name: self._finished(n, summary))
+        self.next_runs.pop(name, None)
+        card.set_next_run(None)
+        self._last_pages[name] = (time.monotonic(), 0)
+        self._log(name, f"crawl started: {', '.join(profile.start_urls)}")
+        session.start()
+        self._sample(force=True)
+        self._sync_buttons()
+        return session
+
+    def pause_all(self) -> None:
+        for s in self.sessions.values():
+            s.pause()
+
+    def resume_all(self) -> None:
+        for s in self.sessions.values():
+            s.resume()
+
+    def stop_all(self) -> None:
+        for s in self.sessions.values():
+            s.stop()
+
+    def is_crawling(self) -> bool:
+        return any(s.is_active() for s in self.sessions.values())
+
+    def shutdown(self, timeout_ms: int = 10000) -> None:
+        """Stop every crawl and wait for the workers (closing the window)."""
+        from . import workers
+
+        self.tick.stop()
+        self.next_runs.clear()
+        self.stop_all()
+        workers.crawl_pool().waitForDone(timeout_ms)
+        self.demo.stop()
+
+    # --- session events ------------------------------------------------------------------------
+    def _card(self, name: str) -> SessionCard:
+        card = self.cards.get(name)
+        if card is None:
+            card = SessionCard(name)
+            card.pauseToggled.connect(self._toggle_pause)
+            card.stopClicked.connect(lambda n: self.sessions[n].stop() if n in self.sessions else None)
+            self.cards[name] = card
+            self.cards_layout.insertWidget(self.cards_layout.count() - 1, card)
+            self.empty_label.hide()
+        return card
+
+    def _toggle_pause(self, name: str) -> None:
+        s = self.sessions.get(name)
+        if s is not None:
+            s.resume() if s.state == "paused" else s.pause()
+
+    def _state_changed(self, name: str, state: str) -> None:
+        session = self.sessions.get(name)
+        self._card(name).set_state(state, session.max_pages if session else 0)
+        self._sync_buttons()
+
+    def _stats_changed(self, name: str, stats: dict) -> None:
+        session = self.sessions.get(name)
+        now, pages = time.monotonic(), int(stats.get("pages", 0))
+        t0, p0 = self._last_pages.get(name, (now, pages))
+        if now - t0 >= 0.9:
+            self._rates[name] = (pages - p0) / (now - t0)
+            self._last_pages[name] = (now, pages)
+        rate = self._rates.get(name, 0.0) if session and session.is_active() else stats.get("pages_per_s", 0.0)
+        self._card(name).set_stats(stats, session.max_pages if session else 0, rate=rate)
+
+    def _finished(self, name: str, summary: dict) -> None:
+        card = self._card(name)
+        card.set_summary(summary)
+        self._rates[name] = 0.0
+        self._sample(force=True)
+        broken = ", ".join(b["field"] for b in summary.get("broken_fields") or [])
+        self._log(name, f"crawl {summary.get('status', 'finished')}: {summary.get('pages', 0)} pages, "
+                        f"{summary.get('articles', 0)} new articles, {summary.get('errors', 0)} errors"
+                        + (f"; rule probably broken: {broken}" if broken else ""))
+        minutes = self._scheduled_minutes(name)
+        if minutes and summary.get("status") != "stopped":
+            self.next_runs[name] = datetime.now() + timedelta(minutes=minutes)
+            card.set_next_run(self.next_runs[name])
+        self._sync_buttons()
+        self.sessionFinished.emit(name, summary)
+
+    def _sample(self, force: bool = False) -> None:
+        active = [s for s in self.sessions.values() if s.is_active()]
+        if active or force:
+            rate = sum(self._rates.get(s.name, 0.0) for s in active)
+            articles = sum(int(s.stats.get("articles", 0)) for s in self.sessions.values())
+            self.chart.add(rate, articles)
+
+    def _on_tick(self) -> None:
+        self._sample()
+        now = datetime.now()
+        for name, when in list(self.next_runs.items()):
+            if when <= now:
+                del self.next_runs[name]
+                self.start_profile(name)
+
+    # --- scheduling --------------------------------------------------------------------------
+    def _scheduled_minutes(self, name: str) -> int:
+        try:
+            return int(QSettings().value(f"schedule/{name}", 0) or 0)
+        except (TypeError, ValueError):
+            return 0
+
+    def _schedule_changed(self, *_args) -> None:
+        minutes = self.schedule_minutes.value() if self.schedule_box.isChecked() else 0
+        settings = QSettings()
+        for name in self.checked_profiles():
+            settings.setValue(f"schedule/{name}", minutes)
+            if not minutes:
+                self.next_runs.pop(name, None)
+                if name in self.cards:
+                    self.cards[name].set_next_run(None)
+            elif name in self.sessions and not self.sessions[name].is_active():
+                self.next_runs[name] = datetime.now() + timedelta(minutes=minutes)
+                self._card(name).set_next_run(self.next_runs[name])
+        self.refresh_profiles()
+
+    def schedule(self, name: str, minutes: int) -> None:
+        """Re-crawl ``name`` every ``minutes`` (0 = never) while the app is open."""
+        QSettings().setValue(f"schedule/{name}", minutes)
+        if minutes and name not in self.next_runs and not (name in self.sessions and self.sessions[name].is_active()):
+            self.next_runs[name] = datetime.now() + timedelta(minutes=minutes)
+        elif not minutes:
+            self.next_runs.pop(name, None)
+        if name in self.cards or minutes:
+            self._card(name).set_next_run(self.next_runs.get(name))
+
+    # --- misc --------------------------------------------------------------------------------
+    def _sync_buttons(self) -> None:
+        states = {s.state for s in self.sessions.values()}
+        self.pause_button.setEnabled("running" in states)
+        self.resume_button.setEnabled("paused" in states)
+        self.stop_button.setEnabled(bool(states & {"starting", "running", "paused"}))
+
+    def _log(self, name: str, message: str) -> None:
+        self.log.appendPlainText(f"{time.strftime('%H:%M:%S')}  [{name}]  {message}")

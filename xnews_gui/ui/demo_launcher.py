@@ -1,0 +1,43 @@
+"""The bundled demo site, served inside the app so a newcomer can crawl without a network."""
+
+from __future__ import annotations
+
+from ..core.profile import Profile
+from ..demo import DemoServer
+from ..store import repo
+
+DEMO_PROFILE = "demo"
+DEMO_PORT = 8765  # the port in profiles/demo.json; another free port when it is taken
+
+
+class DemoSite:
+    def __init__(self):
+        self.server: DemoServer | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.server is not None
+
+    def start(self) -> str:
+        if self.server is None:
+            try:
+                self.server = DemoServer(port=DEMO_PORT).start()
+            except OSError:
+                self.server = DemoServer(port=0).start()
+        return self.server.url
+
+    def profile(self) -> Profile | None:
+        """The stored demo profile pointed at the running server (not saved: the port may change)."""
+        profile = repo.load_profile(DEMO_PROFILE)
+        if profile is None:
+            from ..bundled import bundled_profiles
+
+            profile = next((p for _, p in bundled_profiles() if p.name == DEMO_PROFILE), None)
+        if profile is None:
+            return None
+        return profile.with_(start_urls=(self.start(),))
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None

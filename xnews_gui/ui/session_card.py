@@ -1,0 +1,122 @@
+"""One profile's crawl at a glance: state, counters, progress (or busy), next scheduled run."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar, QToolButton, QVBoxLayout
+
+from . import icons
+
+STATE_TEXT = {
+    "idle": ("Not run yet", "#6e6e73"), "starting": ("Starting…", "#0b63c5"), "running": ("Running", "#2e8b57"),
+    "paused": ("Paused", "#c98a00"), "stopping": ("Stopping…", "#c98a00"), "finished": ("Finished", "#0b63c5"),
+    "stopped": ("Stopped", "#6e6e73"), "limit": ("Limit reached", "#0b63c5"), "failed": ("Failed", "#c0392b"),
+}
+COUNTERS = (("pages", "Pages"), ("articles", "Articles"), ("queue", "Queue"), ("errors", "Errors"),
+            ("rate", "Pages/s"))
+
+
+class SessionCard(QFrame):
+    pauseToggled = Signal(str)
+    stopClicked = Signal(str)
+
+    def __init__(self, name: str, parent=None):
+        super().__init__(parent)
+        self.name = name
+        self.setObjectName("sessionCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("#sessionCard { border: 1px solid palette(mid); border-radius: 6px; }")
+        self.title = QLabel(f"<b>{name}</b>")
+        self.state = QLabel()
+        self.next_run = QLabel()
+        self.next_run.setStyleSheet("color: palette(placeholder-text);")
+        self.pause_btn = QToolButton(toolTip="Pause or resume this crawl", autoRaise=True)
+        self.pause_btn.setIcon(icons.named("pause"))
+        self.pause_btn.clicked.connect(lambda: self.pauseToggled.emit(self.name))
+        self.stop_btn = QToolButton(toolTip="Stop this crawl", autoRaise=True)
+        self.stop_btn.setIcon(icons.named("stop"))
+        self.stop_btn.clicked.connect(lambda: self.stopClicked.emit(self.name))
+        head = QHBoxLayout()
+        head.addWidget(self.title)
+        head.addWidget(self.state)
+        head.addStretch(1)
+        head.addWidget(self.next_run)
+        head.addWidget(self.pause_btn)
+        head.addWidget(self.stop_btn)
+
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(18)
+        grid.setVerticalSpacing(0)
+        self.values: dict[str, QLabel] = {}
+        for col, (key, label) in enumerate(COUNTERS):
+            caption = QLabel(label)
+            caption.setStyleSheet("color: palette(placeholder-text); font-size: 11px;")
+            value = QLabel("–")
+            value.setStyleSheet("font-size: 15px; font-weight: 600;")
+            grid.addWidget(value, 0, col)
+            grid.addWidget(caption, 1, col)
+            self.values[key] = value
+        grid.setColumnStretch(len(COUNTERS), 1)
+
+        self.progress = QProgressBar()
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
+        self.detail = QLabel()
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.hide()
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(10, 8, 10, 8)
+        box.setSpacing(6)
+        box.addLayout(head)
+        box.addLayout(grid)
+        box.addWidget(self.progress)
+        box.addWidget(self.detail)
+        self.set_state("idle")
+
+    def set_state(self, state: str, max_pages: int = 0) -> None:
+        text, color = STATE_TEXT.get(state, (state, "#6e6e73"))
+        self.state.setText(f'<span style="color:{color}; font-weight:600">● {text}</span>')
+        active = state in ("starting", "running", "paused", "stopping")
+        self.pause_btn.setEnabled(state in ("running", "paused"))
+        self.pause_btn.setIcon(icons.named("start" if state == "paused" else "pause"))
+        self.pause_btn.setToolTip("Resume this crawl" if state == "paused" else "Pause this crawl")
+        self.stop_btn.setEnabled(active)
+        if active and not max_pages:
+            self.progress.setRange(0, 0)  # busy indicator: no known end
+        elif active:
+            self.progress.setRange(0, max_pages)
+        else:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(1 if state in ("finished", "limit") else 0)
+        if state in ("starting",):
+            self.detail.hide()
+
+    def set_stats(self, stats: dict, max_pages: int = 0, rate: float | None = None) -> None:
+        for key in ("pages", "articles", "queue", "errors"):
+            if key in stats:
+                self.values[key].setText(f"{stats[key]:,}")
+        shown = rate if rate is not None else stats.get("pages_per_s")
+        if shown is not None:
+            self.values["rate"].setText(f"{shown:.1f}")
+        if max_pages and self.progress.maximum() > 0:
+            self.progress.setValue(min(max_pages, int(stats.get("pages", 0))))
+
+    def set_next_run(self, when: datetime | None) -> None:
+        self.next_run.setText(f"Next run {when:%H:%M}" if when else "")
+        self.next_run.setToolTip(f"Re-crawls at {when:%Y-%m-%d %H:%M:%S}" if when else "")
+
+    def set_summary(self, summary: dict) -> None:
+        parts = [f"{summary.get('pages', 0):,} pages, {summary.get('articles', 0):,} new articles, "
+                 f"{summary.get('duplicates', 0):,} already known, {summary.get('images', 0):,} images, "
+                 f"{summary.get('errors', 0):,} errors in {summary.get('elapsed_s', 0):.1f} s."]
+        broken = summary.get("broken_fields") or []
+        if broken:
+            items = ", ".join(f"<b>{b['field']}</b> (filled on {b['fill_rate']:.0%} of pages)" for b in broken)
+            parts.append(f'<span style="color:#c0392b">Rule probably broken: {items}. '
+                         "Check the profile in the Sites tab.</span>")
+        self.detail.setText("<br>".join(parts))
+        self.detail.show()
