@@ -10,7 +10,9 @@ from dateutil import parser as dateparser
 _VN_DATE = re.compile(
     r"(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})(?:\D{1,12}?(?P<H>\d{1,2})[:hg](?P<M>\d{2}))?"
 )
-_TIME_FIRST = re.compile(r"(?P<H>\d{1,2})[:hg](?P<M>\d{2})\D{1,12}?(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})")
+_TIME_FIRST = re.compile(
+    r"(?P<H>\d{1,2})[:hg](?P<M>\d{2})\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\D{0,12}?(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})"
+)
 _TZ = re.compile(r"GMT\s*([+-]\d{1,2})", re.I)
 
 
@@ -25,8 +27,14 @@ def parse_date(text: str) -> str | None:
         pass
     m = _TIME_FIRST.search(text) or _VN_DATE.search(text)
     if m:
+        hour = int(m["H"] or 0)
+        ampm = (m.groupdict().get("ampm") or "").lower()
+        if ampm.startswith("p") and hour < 12:
+            hour += 12
+        elif ampm.startswith("a") and hour == 12:
+            hour = 0
         try:
-            dt = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"] or 0), int(m["M"] or 0))
+            dt = datetime(int(m["y"]), int(m["m"]), int(m["d"]), hour, int(m["M"] or 0))
         except ValueError:
             dt = None
         if dt is not None:

@@ -60,12 +60,14 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
     else:
         text = html
     doc = parse_html(text, url)
-    _drop(doc, profile.remove)
     article = Article(url=url)
-    for name in FIELDS:
+    # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
+    # removed byline can still be the author
+    for name in sorted(FIELDS, key=lambda f: f == "body"):
         rule = profile.fields.get(name)
         try:
             if name == "body":
+                _drop(doc, profile.remove)
                 _extract_body(article, rule, doc, text, url, profile.remove)
             elif rule is not None:
                 values = _values(rule, doc, text, url)

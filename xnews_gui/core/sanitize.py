@@ -7,6 +7,8 @@ script/style/iframe, no ``on*`` attributes, only http(s) URLs.
 
 from __future__ import annotations
 
+from html import escape
+
 import lxml.html
 import nh3
 from lxml import etree
@@ -55,7 +57,7 @@ def sanitize_html(html: str, base_url: str | None = None) -> str:
                 lxml.html.tostring(child, encoding="unicode") for child in el
             ) if len(el) else html
             if el.text and el.text.strip():
-                html = el.text + html
+                html = escape(el.text) + html
         except (etree.ParserError, ValueError):
             pass
     return nh3.clean(
