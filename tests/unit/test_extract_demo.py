@@ -66,3 +66,15 @@ def test_unsafe_body_is_sanitised():
 
 def test_html_to_text_keeps_paragraphs_apart():
     assert html_to_text("<p>Một</p><p>Hai <b>ba</b></p><div>Bốn</div>") == "Một\nHai ba\nBốn"
+
+
+def test_remove_rules_touch_the_body_only():
+    page = """<html><body><h1 class="article-title">T</h1><div class="article-body">
+    <p class="byline">Nguyễn Văn A</p><p>Nội dung chính.</p></div></body></html>"""
+    profile = demo().with_field("author", demo().fields["author"].with_(selector="p.byline"))
+    from xnews_gui.core.rules import Rule
+
+    profile = profile.with_(remove=(Rule(kind="css", selector="p.byline"),))
+    art = extract(page, BASE + "/a-1.htm", profile)
+    assert art.author == "Nguyễn Văn A"
+    assert "Nguyễn Văn A" not in art.body_text and "Nội dung chính." in art.body_text
