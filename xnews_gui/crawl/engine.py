@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .. import __version__
+import xnews_gui
 from ..core.encoding import decode_html
 from ..core.extract import extract
 from ..core.profile import FIELDS, LinkRule, Profile
@@ -40,7 +40,7 @@ from .storage import image_file, raw_name, write_atomic
 log = logging.getLogger(__name__)
 
 ROBOTS_AGENT = "XNews"
-DEFAULT_USER_AGENT = f"XNews/{__version__} (personal news reader for offline reading)"
+DEFAULT_USER_AGENT = f"XNews/{xnews_gui.__version__} (personal news reader for offline reading)"
 
 
 @dataclass
@@ -396,7 +396,7 @@ class Crawler:
         return out
 
     def _relevance(self, doc) -> float:
-        text = doc.text_content()
+        text = " ".join(doc.itertext())  # not text_content(): it glues words of adjacent elements
         proba = getattr(self.classifier, "proba", None)
         if proba is not None and self.options.topics:
             try:
