@@ -14,7 +14,6 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..core.profile import Profile
-from ..paths import image_cache_dir, raw_pages_dir
 from ..store import repo
 from . import workers
 
@@ -22,44 +21,9 @@ DRAIN_MS = 200
 
 
 def make_sink(data_dir: Path, profile: str, run_id: int | None):
-    try:
-        from ..store.sink import StoreSink
-    except ImportError:  # the store's sink has not landed: a thin adapter over repo
-        return _RepoSink(data_dir, profile, run_id)
-    import inspect
+    from ..store.sink import StoreSink
 
-    params = inspect.signature(StoreSink).parameters
-    kwargs = {k: v for k, v in (("image_root", image_cache_dir(data_dir)), ("raw_root", raw_pages_dir(data_dir)),
-                                ("run_id", run_id), ("data_dir", data_dir)) if k in params}
-    if "profile" in params:
-        kwargs["profile"] = profile
-        return StoreSink(**kwargs)
-    return StoreSink(profile, **kwargs)
-
-
-class _RepoSink:
-    def __init__(self, data_dir: Path, profile: str, run_id: int | None):
-        self.image_root = image_cache_dir(data_dir)
-        self.raw_root = raw_pages_dir(data_dir)
-        self.profile, self.run_id = profile, run_id
-
-    def is_known(self, url):
-        return repo.is_known(url)
-
-    def known_urls(self, urls):
-        return repo.known_urls(urls)
-
-    def store_article(self, article, category=None, confidence=None, section_label=None):
-        return repo.store_article(article, self.profile, category, confidence, section_label, self.run_id)
-
-    def record_page(self, url, status, encoding="", content_type="", raw_path="", kind="", error=""):
-        repo.record_page(url, status, encoding, content_type, raw_path, kind, error)
-
-    def record_failure(self, url, reason):
-        repo.record_failure(self.profile, url, reason)
-
-    def record_image(self, url, sha256="", content_type="", size=0, error=""):
-        repo.record_image(url, sha256, content_type, size, error)
+    return StoreSink(profile, data_dir, run_id)
 
 
 def image_cache_bytes() -> int:
