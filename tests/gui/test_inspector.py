@@ -1,0 +1,262 @@
+"""The wrapper builder end to end: a real QWebEngineView, real clicks, rules checked on other pages."""
+
+from __future__ import annotations
+
+import functools
+import html as htmlmod
+import json
+import os
+import re
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+import requests
+
+pytest.importorskip("PySide6.QtWebEngineWidgets")
+
+from PySide6.QtCore import QPoint, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+
+from tests.conftest import shared_data  # noqa: E402
+from xnews_gui.core.extract import extract  # noqa: E402
+from xnews_gui.core.rules import css_to_xpath, normalize_space, parse_html  # noqa: E402
+from xnews_gui.ui.inspector.bridge import run_picker  # noqa: E402
+
+pytestmark = pytest.mark.gui
+LOAD_MS = 20_000
+SHOTS = os.environ.get("XNEWS_SCREENSHOTS")  # a folder: save screenshots of the inspector in use
+
+
+@pytest.fixture
+def sites(qtbot, db, data_dir):
+    from xnews_gui.ui.sites_view import SitesView
+
+    view = SitesView(data_dir)
+    qtbot.addWidget(view)
+    view.resize(1500, 950)
+    view.show()
+    qtbot.waitExposed(view)
+    yield view
+    view.shutdown()
+
+
+def shot(widget, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        widget.grab().save(str(Path(SHOTS) / f"{name}.png"))
+
+
+def load(qtbot, sites, url: str) -> None:
+    with qtbot.waitSignal(sites.inspector.pickerReady, timeout=LOAD_MS):
+        sites.load_url(url)
+
+
+def js(qtbot, inspector, call: str):
+    box = []
+    run_picker(inspector.view.page(), call, box.append)
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    return box[0]
+
+
+def rect_of(qtbot, inspector, xpath: str) -> dict | None:
+    text = js(qtbot, inspector, f"rectOf({json.dumps(xpath)})")
+    return json.loads(text) if text else None
+
+
+def click(qtbot, inspector, css: str) -> None:
+    """Click like a person: at the centre of the first element matching ``css``."""
+    rect = rect_of(qtbot, inspector, css_to_xpath(css))
+    assert rect, f"{css} is not on the page"
+    point = QPoint(int(rect["x"] + min(rect["width"] / 2, 40)), int(rect["y"] + rect["height"] / 2))
+    QTest.mouseMove(inspector.view.focusProxy(), point)
+    QTest.mouseClick(inspector.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def pick(qtbot, sites, field: str, css: str) -> None:
+    inspector = sites.inspector
+    inspector.start_picking(field)
+    with qtbot.waitSignal(inspector.rulesChanged, timeout=10_000):
+        click(qtbot, inspector, css)
+
+
+def pick_widened(qtbot, sites, field: str, child_css: str) -> None:
+    """As a person picks a container: point at a paragraph, widen with the Up key, select with Enter."""
+    inspector = sites.inspector
+    inspector.start_picking(field)
+    rect = rect_of(qtbot, inspector, css_to_xpath(child_css))
+    proxy = inspector.view.focusProxy()
+    QTest.mouseMove(proxy, QPoint(int(rect["x"] + 20), int(rect["y"] + rect["height"] / 2)))
+    qtbot.wait(50)  # let the page see the hover before the key
+    QTest.keyClick(proxy, Qt.Key.Key_Up)
+    with qtbot.waitSignal(inspector.rulesChanged, timeout=10_000):
+        QTest.keyClick(proxy, Qt.Key.Key_Return)
+
+
+def wait_checks(qtbot, inspector):
+    with qtbot.waitSignal(inspector.checksUpdated, timeout=10_000):
+        pass
+
+
+def test_build_the_demo_profile_by_clicking(qtbot, sites, demo_server, demo_profile, tmp_path):
+    from xnews_gui.store import repo
+
+    inspector = sites.inspector
+    home = demo_server.url
+    load(qtbot, sites, home)
+
+    # article links on the home page: the click must not follow the link
+    with qtbot.waitSignal(inspector.previewUpdated, timeout=LOAD_MS):
+        pick(qtbot, sites, "articles", ".list-news h3.title-news a")
+    assert inspector.browser.url() == home
+    links = inspector.profile().articles
+    assert links.selector in ("h3.title-news a", ".title-news a") and links.allow == (r"-\d+\.htm$",)
+    assert js(qtbot, inspector, "highlight(" + json.dumps(css_to_xpath(links.selector)) + ")") == 8
+    rows = inspector.preview.model.rows()
+    assert 3 <= len(rows) <= 5
+    shot(sites, "1-article-links")
+
+    # next page on a category page
+    load(qtbot, sites, home + "thoi-su/")
+    pick(qtbot, sites, "next", "nav.pagination a.next")
+    assert inspector.profile().lists.selector.endswith("a.next")
+
+    # fields on one article page
+    load(qtbot, sites, rows[0].url)
+    inspector.start_picking("title")
+    QTest.mouseMove(inspector.view.focusProxy(), QPoint(300, 200))
+    clicks = [("title", "h1.article-title"), ("summary", "p.article-summary"), ("image", "figure.article-image img"),
+              ("author", ".article-author"), ("date", "time.published"), ("body", "div.article-body")]
+    for field, css in clicks[:-1]:
+        pick(qtbot, sites, field, css)
+    with qtbot.waitSignal(inspector.previewUpdated, timeout=LOAD_MS):
+        pick_widened(qtbot, sites, "body", "div.article-body > p")
+    qtbot.waitUntil(lambda: inspector.panel.table.item(0, 4).text() not in ("\u2026", ""), timeout=10_000)
+    inspector.start_picking("title")  # pick mode with the title tinted, for the screenshot
+    click_point = QPoint(200, 150)
+    QTest.mouseMove(inspector.view.focusProxy(), click_point)
+    shot(sites, "2-fields-picked")
+
+    profile = inspector.profile()
+    assert set(profile.fields) == {"title", "summary", "image", "body", "author", "date"}
+    assert profile.fields["image"].take == "attr:src" and profile.fields["date"].take == "attr:datetime"
+    # the rules work on the OTHER article pages of the site
+    others = [r.url for r in inspector.preview.model.rows() if r.url != rows[0].url]
+    assert len(others) >= 2
+    reference = demo_profile.with_(remove=())
+    for url in others:
+        html = requests.get(url, timeout=10).text
+        got, want = extract(html, url, profile), extract(html, url, reference)
+        for field, _ in clicks:
+            assert got.value(field) == want.value(field), (url, field)
+    # and the preview grid says so: every cell ok
+    cells = [c.state for r in inspector.preview.model.rows() for c in r.cells.values()]
+    assert cells and set(cells) == {"ok"}
+
+    # save to SQLite, export JSON, reopen
+    sites.name_edit.setText("demo-clicked")
+    with qtbot.waitSignal(sites.profileSaved, timeout=5000) as saved:
+        assert sites.save()
+    assert saved.args == ["demo-clicked"]
+    stored = repo.load_profile("demo-clicked")
+    assert stored.fields == profile.fields and stored.articles == profile.articles
+    out = tmp_path / "profiles" / "demo-clicked.json"
+    assert sites.export_profile(out) and json.loads(out.read_text())["name"] == "demo-clicked"
+    assert sites.profiles.findItems("demo-clicked", Qt.MatchFlag.MatchExactly)
+
+    inspector.stop_picking()
+    sites.inspector.set_profile(None)
+    with qtbot.waitSignal(inspector.pickerReady, timeout=LOAD_MS):
+        sites.open_profile("demo-clicked")
+    wait_checks(qtbot, inspector)
+    assert inspector.panel.table.rowCount() == 8  # 2 link rules + 6 fields
+
+
+def test_clicking_a_tinted_match_rejects_it_and_escape_leaves_pick_mode(qtbot, sites, demo_server):
+    inspector = sites.inspector
+    load(qtbot, sites, demo_server.url)
+    pick(qtbot, sites, "articles", ".list-news h3.title-news a")
+    # the second headline link is tinted: clicking it is a rejection, not a pick
+    with qtbot.waitSignal(inspector.bridge.picked, timeout=5000) as picked:
+        rect = rect_of(qtbot, inspector, "(//div[@class='item-news'])[2]/h3/a")
+        point = QPoint(int(rect["x"] + 10), int(rect["y"] + rect["height"] / 2))
+        QTest.mouseMove(inspector.view.focusProxy(), point)
+        QTest.mouseClick(inspector.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    field, element, negative = picked.args
+    assert field == "articles" and negative and element.tag == "a" and element.href.endswith(".htm")
+    qtbot.waitUntil(lambda: inspector.draft.negatives.get("articles"), timeout=5000)
+    assert inspector.browser.url() == demo_server.url  # never followed
+    with qtbot.waitSignal(inspector.bridge.exited, timeout=5000):
+        QTest.keyClick(inspector.view.focusProxy(), Qt.Key.Key_Escape)
+    assert inspector.active_field == "" and not any(a.isChecked() for a in inspector.field_actions.values())
+
+
+def test_hand_edit_shows_a_clear_error_and_metadata_suggestions_apply(qtbot, sites, demo_server):
+    inspector = sites.inspector
+    load(qtbot, sites, demo_server.url + "thoi-su/")
+    href = parse_html(requests.get(demo_server.url + "thoi-su/", timeout=10).text).cssselect("h3.title-news a")[0].get("href")
+    with qtbot.waitSignal(inspector.checksUpdated, timeout=LOAD_MS):
+        load(qtbot, sites, demo_server.url.rstrip("/") + href)
+    qtbot.waitUntil(inspector.suggest_box.isVisible, timeout=5000)
+    used = inspector.apply_suggestions()
+    assert {"title", "image", "summary", "date"} <= set(used)
+    assert not inspector.suggest_box.isVisible()
+    wait_checks(qtbot, inspector)
+    table = inspector.panel.table
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "Title")
+    assert table.item(row, 4).text() == "1"
+    assert "Quốc hội" in table.item(row, 5).text() or table.item(row, 5).text()
+    shot(sites, "3-suggestions")
+    table.item(row, 1).setText("h1[")  # a broken selector typed by hand
+    assert "invalid CSS selector" in inspector.panel.error.text()
+    assert inspector.profile().fields["title"].selector == "meta[property='og:title']"
+    table.item(row, 1).setText("h1.article-title")
+    assert inspector.panel.error.isHidden()
+    assert inspector.profile().fields["title"].selector == "h1.article-title"
+    wait_checks(qtbot, inspector)
+    assert table.item(row, 4).text() == "1"
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def portal_server():
+    folder = shared_data("cleanportaleval", "input")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    thread = threading.Thread(target=httpd.serve_forever, name="portal-pages", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(5)
+
+
+def _gold_headline(stem: str) -> str:
+    text = shared_data("cleanportaleval", "GoldStandard", f"{stem}.txt").read_text(encoding="utf-8", errors="replace")
+    m = re.search(r"<h>(.*?)(?=<[hpl]>|\Z)", text, re.S)
+    return _plain(m.group(1))
+
+
+def _plain(text: str) -> str:
+    return normalize_space(htmlmod.unescape(text)).translate(str.maketrans("\u2018\u2019\u201c\u201d\u2013\u2014", "''\"\"--"))
+
+
+def test_cleanportaleval_page_title_and_body_picked_in_the_browser(qtbot, sites, portal_server):
+    inspector = sites.inspector
+    load(qtbot, sites, portal_server + "tv.msnbc.com_news_01.html")
+    pick(qtbot, sites, "title", "h1")
+    pick_widened(qtbot, sites, "body", "div.entry-content > p")
+    shot(sites, "4-cleanportaleval")
+    profile = inspector.profile()
+    title, body = profile.fields["title"], profile.fields["body"]
+    for n in ("02", "07", "15"):
+        stem = f"tv.msnbc.com_news_{n}"
+        html = requests.get(portal_server + stem + ".html", timeout=10).text
+        assert _plain(title.apply(html)[0]) == _gold_headline(stem)
+        article = extract(html, portal_server + stem + ".html", profile)
+        assert len(article.body_text) > 200 and not article.errors
+    assert body.selector == "div.entry-content"

@@ -1,0 +1,111 @@
+"""The embedded browser: address bar, back / forward / reload, load progress, and the view."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile
+from PySide6.QtWebEngineWidgets import QWebEngineView
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QProgressBar, QStyle, QToolButton, QVBoxLayout, QWidget
+
+
+def normalise_address(text: str) -> str:
+    text = text.strip()
+    if text and "://" not in text:
+        text = "http://" + text
+    return text
+
+
+class BrowserPane(QWidget):
+    urlChanged = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        # an off-the-record profile of our own: no cookies or cache left behind, and closing it
+        # closes its connections (see close())
+        self.web_profile = QWebEngineProfile(self)
+        self.view = QWebEngineView(self)
+        self.view.setPage(QWebEnginePage(self.web_profile, self.view))
+        style = self.style()
+        self.back = self._button(style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack), "Back (Alt+Left)")
+        self.forward = self._button(style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward), "Forward (Alt+Right)")
+        self.reload = self._button(style.standardIcon(QStyle.StandardPixmap.SP_BrowserReload), "Reload (F5)")
+        self.back.setShortcut(QKeySequence.StandardKey.Back)
+        self.forward.setShortcut(QKeySequence.StandardKey.Forward)
+        self.reload.setShortcut(QKeySequence.StandardKey.Refresh)
+        self.address = QLineEdit(self)
+        self.address.setPlaceholderText("Address of a news site: a list page first, then an article")
+        self.address.setClearButtonEnabled(True)
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumHeight(3)
+        self.progress.setTextVisible(False)
+        self.progress.setRange(0, 100)
+        self.progress.hide()
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.setSpacing(2)
+        for w in (self.back, self.forward, self.reload):
+            bar.addWidget(w)
+        bar.addWidget(self.address, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(bar)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.view, 1)
+
+        self.back.clicked.connect(self.view.back)
+        self.forward.clicked.connect(self.view.forward)
+        self.reload.clicked.connect(self.view.reload)
+        self.address.returnPressed.connect(lambda: self.load(self.address.text()))
+        self.view.urlChanged.connect(self._url_changed)
+        self.view.loadStarted.connect(self._started)
+        self.view.loadProgress.connect(self.progress.setValue)
+        self.view.loadFinished.connect(self._finished)
+        self._update_buttons()
+
+    def _button(self, icon, tip: str) -> QToolButton:
+        b = QToolButton(self)
+        b.setIcon(icon)
+        b.setToolTip(tip)
+        b.setAutoRaise(True)
+        return b
+
+    def load(self, text: str) -> None:
+        url = normalise_address(text)
+        if url:
+            self.address.setText(url)
+            self.view.load(QUrl(url))
+
+    def url(self) -> str:
+        return self.view.url().toString()
+
+    def close_page(self) -> None:
+        """Stop loading and drop the page and its profile (and with them, open connections)."""
+        import shiboken6
+
+        self.view.stop()
+        page = self.view.page()
+        if page is not None and shiboken6.isValid(page):
+            shiboken6.delete(page)  # the page must go before its profile
+        if shiboken6.isValid(self.web_profile):
+            shiboken6.delete(self.web_profile)
+
+    def _url_changed(self, url: QUrl) -> None:
+        self.address.setText(url.toString())
+        self._update_buttons()
+        self.urlChanged.emit(url.toString())
+
+    def _started(self) -> None:
+        self.progress.setValue(0)
+        self.progress.show()
+
+    def _finished(self, ok: bool) -> None:
+        self.progress.hide()
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        history = self.view.history()
+        self.back.setEnabled(history.canGoBack())
+        self.forward.setEnabled(history.canGoForward())

@@ -1,0 +1,48 @@
+"""Raw HTML as the crawler sees it (requests, no JavaScript), cached per URL for the session."""
+
+from __future__ import annotations
+
+import threading
+
+import requests
+
+from ...core.encoding import decode_html
+
+USER_AGENT = "XNews/0.1 (wrapper builder preview)"
+MAX_BYTES = 5_000_000
+
+
+class PageCache:
+    """Thread-safe URL -> HTML text cache; ``fetch`` is safe to call from workers."""
+
+    def __init__(self, timeout: float = 15.0):
+        self.timeout = timeout
+        self._pages: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._session = requests.Session()
+        self._session.headers["User-Agent"] = USER_AGENT
+
+    def get(self, url: str) -> str | None:
+        with self._lock:
+            return self._pages.get(url)
+
+    def fetch(self, url: str) -> str:
+        cached = self.get(url)
+        if cached is not None:
+            return cached
+        with self._session.get(url, timeout=self.timeout, stream=True) as resp:
+            resp.raise_for_status()
+            data = resp.raw.read(MAX_BYTES + 1, decode_content=True)
+            if len(data) > MAX_BYTES:
+                raise ValueError(f"page larger than {MAX_BYTES // 1_000_000} MB")
+            text = decode_html(data, resp.headers.get("Content-Type"))[0]
+        with self._lock:
+            self._pages[url] = text
+        return text
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+
+    def close(self) -> None:
+        self._session.close()

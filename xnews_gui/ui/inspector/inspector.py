@@ -1,0 +1,406 @@
+"""The inspector: browser + field toolbar + picker + rule panel + live multi-page preview.
+
+Flow: a field button turns on pick mode in the page; a click comes back over the
+bridge as an element description; the rendered DOM (``toHtml``) plus the
+element's XPath go to ``core.selectors`` in a worker; the best rule lands in the
+draft profile; every rule is then re-checked on the raw HTML of the same URL
+(requests, in a worker) and the preview grid re-extracts 3-5 article pages.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import QThreadPool, QTimer, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QToolBar, QVBoxLayout, QWidget
+
+from ...core.profile import Profile
+from ...core.rules import Rule, RuleError, css_to_xpath
+from ...core.selectors import suggest_from_metadata
+from .. import workers
+from .bridge import PickedElement, PickerBridge, install_picker, run_picker
+from .browser import BrowserPane
+from .draft import PICK_FIELDS, Draft, build_preview, check_rules, label_for
+from .fetch import PageCache
+from .preview import PreviewPane
+from .rule_panel import RulePanel
+
+PREVIEW_PAGES = 4
+
+
+def _pick_job(draft: Draft, key: str, url: str, html: str, xpath: str, negative: bool):
+    rules = draft.add_pick(key, url, html, xpath, negative)
+    return draft, key, rules, negative
+
+
+def _check_job(cache: PageCache, profile, keys, rules, url, dom_html, worker=None):
+    raw, fetch_error = None, ""
+    if url.startswith(("http://", "https://")):
+        try:
+            raw = cache.fetch(url)
+        except Exception as exc:  # the panel says so; the DOM counts still show
+            fetch_error = f"raw HTML not available: {type(exc).__name__}: {exc}"
+    checks = check_rules(profile, keys, rules, url, dom_html, raw)
+    suggestions = suggest_from_metadata(raw if raw is not None else dom_html or "")
+    return url, checks, suggestions, fetch_error
+
+
+def _preview_job(cache: PageCache, profile, list_url, worker=None):
+    aborted = (lambda: worker.aborted) if worker is not None else (lambda: False)
+    return profile, build_preview(profile, list_url, cache.fetch, aborted, PREVIEW_PAGES)
+
+
+class Inspector(QWidget):
+    """Build a profile by clicking. ``profile()`` is the current draft."""
+
+    rulesChanged = Signal()  # the draft's rules changed (a pick, an edit, a suggestion)
+    checksUpdated = Signal()  # match counts / raw-HTML checks refreshed
+    previewUpdated = Signal()  # the preview grid was refilled
+    pickerReady = Signal(str)  # the picker is live in the page at this URL
+    pickFailed = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.cache = PageCache()
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(3)
+        self.draft: Draft | None = None
+        self.active_field = ""
+        self._dom_html: str | None = None
+        self._dom_url = ""
+        self._suggestions: dict[str, Rule] = {}
+        self._preview_worker: workers.Worker | None = None
+
+        self.browser = BrowserPane(self)
+        self.view = self.browser.view
+        self.bridge = PickerBridge(self)
+        self.channel = install_picker(self.view.page(), self.bridge)
+
+        self.toolbar = QToolBar("Fields", self)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        pick_label = QLabel(" Pick: ", self)
+        pick_label.setStyleSheet("font-weight: bold;")
+        self.toolbar.addWidget(pick_label)
+        self.field_group = QActionGroup(self)
+        self.field_group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
+        self.field_actions: dict[str, QAction] = {}
+        for key, label in PICK_FIELDS:
+            action = QAction(label, self)
+            action.setCheckable(True)
+            action.setData(key)
+            action.setToolTip(f"Pick mode for {label}: click the element on the page "
+                              "(\u2191/\u2193 widen/narrow, click a tinted match to reject it, Esc to stop)")
+            self.field_group.addAction(action)
+            self.toolbar.addAction(action)
+            self.field_actions[key] = action
+            if key == "next":
+                self.toolbar.addSeparator()
+            if key == "date":
+                self.toolbar.addSeparator()
+        self.field_group.triggered.connect(self._field_triggered)
+
+        self.suggest_label = QLabel(self)
+        self.suggest_button = QPushButton("Use page metadata", self)
+        self.suggest_button.clicked.connect(self.apply_suggestions)
+        suggest_bar = QHBoxLayout()
+        suggest_bar.setContentsMargins(4, 0, 4, 0)
+        suggest_bar.addWidget(self.suggest_label, 1)
+        suggest_bar.addWidget(self.suggest_button)
+        self.suggest_box = QWidget(self)
+        self.suggest_box.setLayout(suggest_bar)
+        self.suggest_box.setStyleSheet("QWidget { background: #e8f0fe; } QLabel { color: #174ea6; }")
+        self.suggest_box.hide()
+
+        self.panel = RulePanel(self)
+        self.panel.ruleEdited.connect(self._rule_edited)
+        self.panel.rowActivated.connect(self._row_activated)
+        self.preview = PreviewPane(self)
+        self.status = QLabel(self)
+        self.status.setStyleSheet("color: palette(mid); padding: 2px 4px;")
+        self.status.setWordWrap(True)
+
+        side = QSplitter(Qt.Orientation.Vertical, self)
+        rules_box = QWidget(self)
+        rules_layout = QVBoxLayout(rules_box)
+        rules_layout.setContentsMargins(0, 0, 0, 0)
+        rules_title = QLabel("Rules", self)
+        rules_title.setStyleSheet("font-weight: bold; padding: 2px 4px;")
+        rules_layout.addWidget(rules_title)
+        rules_layout.addWidget(self.panel, 1)
+        rules_layout.addWidget(self.status)
+        side.addWidget(rules_box)
+        side.addWidget(self.preview)
+        side.setSizes([300, 220])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.browser)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.suggest_box)
+        layout.addWidget(self.splitter, 1)
+
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(250)
+        self._preview_timer.timeout.connect(self._start_preview)
+
+        self.bridge.ready.connect(self._picker_ready)
+        self.bridge.picked.connect(self._picked)
+        self.bridge.exited.connect(self._picker_exited)
+        self.bridge.invalid.connect(lambda why: self._say(f"Ignored a malformed picker message: {why}"))
+        self.view.loadFinished.connect(self._load_finished)
+        self.view.urlChanged.connect(lambda _url: setattr(self, "_dom_html", None))
+        self._say("Open a news site's list page, choose \u201cArticle links\u201d and click one article link.")
+
+    # --- public API -------------------------------------------------------------------
+    def load_url(self, url: str) -> None:
+        self.browser.load(url)
+
+    def profile(self) -> Profile | None:
+        return self.draft.profile if self.draft else None
+
+    def set_profile(self, profile: Profile | None) -> None:
+        """Show a saved profile: its rules, checked on whatever page is loaded."""
+        self.draft = Draft(profile) if profile else None
+        self._changed()
+
+    def new_profile(self, name: str, url: str = "") -> None:
+        self.draft = Draft.new(name, url or self.browser.url() or "http://localhost/")
+        self._changed()
+
+    def rename(self, name: str) -> None:
+        if self.draft:
+            self.draft.profile = self.draft.profile.with_(name=name)
+
+    def start_picking(self, key: str) -> None:
+        action = self.field_actions[key]
+        action.setChecked(True)
+        self._field_triggered(action)
+
+    def stop_picking(self) -> None:
+        checked = self.field_group.checkedAction()
+        if checked:
+            checked.setChecked(False)
+        self.active_field = ""
+        run_picker(self.view.page(), "stop()")
+
+    def shutdown(self) -> None:
+        """Abort background work (call before the widget goes away)."""
+        if self._preview_worker:
+            self._preview_worker.abort()
+        self.pool.waitForDone(5000)
+        self.cache.close()
+        self.browser.close_page()
+
+    # --- pick mode --------------------------------------------------------------------
+    def _field_triggered(self, action: QAction) -> None:
+        key = action.data()
+        if not action.isChecked():
+            self.stop_picking()
+            return
+        self.active_field = key
+        self._arm_picker()
+        self.view.setFocus()
+        self._say(f"Pick mode: {label_for(key)}. Click it on the page "
+                  "(\u2191 wider, \u2193 narrower; click a tinted match to reject it; Esc to stop).")
+
+    def _arm_picker(self) -> None:
+        if not self.active_field:
+            return
+        key = self.active_field
+        run_picker(self.view.page(), f"start({json.dumps(key)}, {json.dumps(label_for(key))})")
+        self._highlight(key)
+
+    def _highlight(self, key: str) -> None:
+        rule = self.draft.rule_for(key) if self.draft else None
+        if key == "remove" and self.draft and self.draft.profile.remove:
+            rule = self.draft.profile.remove[-1]
+        xpath = ""
+        if rule is not None and rule.kind in ("css", "xpath"):
+            try:
+                xpath = css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
+            except RuleError:
+                xpath = ""
+        run_picker(self.view.page(), f"highlight({json.dumps(xpath)})")
+
+    @Slot(str)
+    def _picker_ready(self, url: str) -> None:
+        self._arm_picker()
+        self.pickerReady.emit(url)
+
+    @Slot(str)
+    def _picker_exited(self, field: str) -> None:
+        checked = self.field_group.checkedAction()
+        if checked:
+            checked.setChecked(False)
+        self.active_field = ""
+        self._say("Pick mode off.")
+
+    @Slot(str, object, bool)
+    def _picked(self, field: str, element: PickedElement, negative: bool) -> None:
+        if field not in self.field_actions:
+            return
+        url = self.browser.url()
+        self._say(f"{'Rejected' if negative else 'Picked'} {element.crumb.rsplit(' > ', 1)[-1]} for "
+                  f"{label_for(field)}; generating a rule\u2026")
+        self.view.page().toHtml(lambda html: self._induce(field, url, html, element, negative))
+
+    def _induce(self, field: str, url: str, html: str, element: PickedElement, negative: bool) -> None:
+        self._dom_html, self._dom_url = html, url
+        if self.draft is None:
+            host = urlsplit(url).hostname or "site"
+            self.draft = Draft.new(host.replace(":", "-")[:64], url)
+        worker = workers.Worker(_pick_job, self.draft.clone(), field, url, html, element.xpath, negative)
+        worker.signals.result.connect(self._induced)
+        worker.signals.error.connect(self._pick_error)
+        workers.start(worker, self.pool)
+
+    @Slot(object)
+    def _induced(self, result) -> None:
+        draft, key, rules, negative = result
+        self.draft = draft
+        if not rules:
+            self._say(f"No rule for {label_for(key)} fits these clicks; click another element.")
+        else:
+            best = rules[0]
+            self._say(f"{label_for(key)}: {best.selector}  \u2014 {best.note}"
+                      + (f"  ({len(rules) - 1} alternatives in the tooltip)" if len(rules) > 1 else ""))
+        self._changed()
+
+    @Slot(str)
+    def _pick_error(self, message: str) -> None:
+        self._say(f"Could not build a rule: {message}")
+        self.pickFailed.emit(message)
+
+    # --- rules -> panel, checks, preview ------------------------------------------------
+    def _changed(self) -> None:
+        keys = self.draft.rows() if self.draft else []
+        rules = [self.draft.rule_for(k) for k in keys] if self.draft else []
+        self.panel.set_rules(list(zip(keys, rules)))
+        if self.active_field:
+            self._highlight(self.active_field)
+        self._start_checks()
+        self._preview_timer.start()
+        self._update_suggestions()
+        self.rulesChanged.emit()
+
+    def _start_checks(self) -> None:
+        url = self.browser.url()
+        if not url or url == "about:blank":
+            return
+        keys = self.draft.rows() if self.draft else []
+        rules = [self.draft.rule_for(k) for k in keys]
+        dom = self._dom_html if self._dom_url == url else None
+        worker = workers.Worker(_check_job, self.cache, self.profile(), keys, rules, url, dom)
+        worker.signals.result.connect(self._checked)
+        workers.start(worker, self.pool)
+
+    @Slot(object)
+    def _checked(self, result) -> None:
+        url, checks, suggestions, fetch_error = result
+        if url != self.browser.url():
+            return
+        self.panel.set_checks(checks)
+        self._suggestions = suggestions
+        self._update_suggestions()
+        if fetch_error:
+            self._say(fetch_error)
+        self.checksUpdated.emit()
+
+    def _update_suggestions(self) -> None:
+        have = set(self.draft.profile.fields) if self.draft else set()
+        offer = {k: r for k, r in self._suggestions.items() if k not in have}
+        self.suggest_box.setVisible(bool(offer))
+        if offer:
+            names = ", ".join(label_for(k) for k in offer)
+            self.suggest_label.setText(f"This page carries metadata for: {names}.")
+            self.suggest_button.setToolTip("\n".join(f"{label_for(k)}: {r.selector}" for k, r in offer.items()))
+
+    def apply_suggestions(self) -> list[str]:
+        """Use the page's metadata for every field that has no rule yet (one click)."""
+        if self.draft is None:
+            url = self.browser.url()
+            self.draft = Draft.new((urlsplit(url).hostname or "site").replace(":", "-")[:64], url)
+        used = [k for k in self._suggestions if k not in self.draft.profile.fields]
+        for key in used:
+            self.draft.set_rule(key, self._suggestions[key])
+        self._say(f"Rules from page metadata: {', '.join(label_for(k) for k in used)}." if used else "Nothing to add.")
+        self._changed()
+        return used
+
+    @Slot(str, object)
+    def _rule_edited(self, key: str, rule: Rule) -> None:
+        if not self.draft:
+            return
+        try:
+            if key.startswith("remove:"):
+                self.draft.set_remove(int(key.split(":")[1]), rule)
+            else:
+                self.draft.set_rule(key, rule)
+        except RuleError as exc:
+            self.panel.show_error(str(exc))
+            return
+        self._say(f"{label_for(key)} edited by hand: {rule.selector}")
+        self._changed()
+
+    @Slot(str)
+    def _row_activated(self, key: str) -> None:
+        if not key.startswith("remove:"):
+            self._highlight(key)
+
+    def _start_preview(self) -> None:
+        profile = self.profile()
+        if self._preview_worker:
+            self._preview_worker.abort()
+            self._preview_worker = None
+        if profile is None or profile.articles is None:
+            self.preview.model.set_rows([], [])
+            return
+        list_url = (self.draft.list_url if self.draft else "") or profile.start_urls[0]
+        self.preview.set_status(f"Preview: fetching up to {PREVIEW_PAGES} articles linked from {list_url} \u2026")
+        worker = workers.Worker(_preview_job, self.cache, profile, list_url)
+        worker.signals.result.connect(self._previewed)
+        worker.signals.error.connect(lambda msg: self.preview.set_status(f"Preview failed: {msg}"))
+        self._preview_worker = workers.start(worker, self.pool)
+
+    @Slot(object)
+    def _previewed(self, result) -> None:
+        profile, rows = result
+        if profile != self.profile():
+            return  # the rules changed meanwhile; a newer preview is on its way
+        self._preview_worker = None
+        fields = list(profile.fields)
+        self.preview.model.set_rows(rows, fields)
+        ok = sum(1 for r in rows if r.cells and all(c.state == "ok" for c in r.cells.values()))
+        if not rows:
+            self.preview.set_status("Preview: the article-link rule finds no article on the list page.")
+        elif not fields:
+            self.preview.set_status(f"Preview: {len(rows)} article pages found; now pick the Title, Body\u2026 on an article.")
+        else:
+            self.preview.set_status(f"Preview: {ok} of {len(rows)} article pages fully extracted.")
+        self.previewUpdated.emit()
+
+    # --- page events ---------------------------------------------------------------------
+    @Slot(bool)
+    def _load_finished(self, ok: bool) -> None:
+        if not ok:
+            self._say(f"Could not load {self.browser.url()}.")
+            return
+        url = self.browser.url()
+        self.view.page().toHtml(lambda html: self._dom_ready(url, html))
+
+    def _dom_ready(self, url: str, html: str) -> None:
+        if url != self.browser.url():
+            return
+        self._dom_html, self._dom_url = html, url
+        self._start_checks()
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)

@@ -1,0 +1,97 @@
+"""The live multi-page preview: rows = article pages, columns = fields, cells = value + state."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from ...core.profile import FIELDS
+from .draft import PreviewRow
+
+_STATE_COLORS = {"ok": QColor("#e6f4ea"), "empty": QColor("#fce8e6"), "multiple": QColor("#fef7e0"),
+                 "error": QColor("#fce8e6")}
+_STATE_MARK = {"ok": "\u2713", "empty": "\u2717 empty", "multiple": "\u2261 multiple", "error": "\u2717 error"}
+
+
+class PreviewModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[PreviewRow] = []
+        self._fields: list[str] = []
+
+    def set_rows(self, rows: list[PreviewRow], fields: list[str]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self._fields = [f for f in FIELDS if f in fields]
+        self.endResetModel()
+
+    def rows(self) -> list[PreviewRow]:
+        return list(self._rows)
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt naming)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else 1 + len(self._fields)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            if 0 <= section <= len(self._fields):
+                return "Page" if section == 0 else self._fields[section - 1].capitalize()
+            return None
+        return str(section + 1) if 0 <= section < len(self._rows) else None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)) or not (0 <= index.column() <= len(self._fields)):
+            return None
+        row = self._rows[index.row()]
+        if index.column() == 0:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return row.url.rsplit("/", 1)[-1] or row.url
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return row.url + (f"\n{row.error}" if row.error else "")
+            if role == Qt.ItemDataRole.BackgroundRole and row.error:
+                return QBrush(_STATE_COLORS["error"])
+            return None
+        name = self._fields[index.column() - 1]
+        cell = row.cells.get(name)
+        if cell is None:
+            return ("\u2717 " + row.error[:60]) if role == Qt.ItemDataRole.DisplayRole and row.error else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{_STATE_MARK['ok']} {cell.value}" if cell.state == "ok" else (
+                f"{_STATE_MARK[cell.state]}" + (f": {cell.value}" if cell.value else ""))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{name}: {cell.state}\n{cell.value}"
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(_STATE_COLORS[cell.state])
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(QColor("#202124"))
+        if role == Qt.ItemDataRole.UserRole:
+            return cell.state
+        return None
+
+
+class PreviewPane(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.model = PreviewModel(self)
+        self.view = QTableView(self)
+        self.view.setModel(self.model)
+        self.view.setWordWrap(False)
+        self.view.setAlternatingRowColors(False)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.view.horizontalHeader().setMinimumSectionSize(60)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.status = QLabel("Preview: pick the article links on a list page to test the rules on other articles.", self)
+        self.status.setStyleSheet("color: palette(mid); padding: 2px 4px;")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.status)
+        layout.addWidget(self.view, 1)
+
+    def set_status(self, text: str) -> None:
+        self.status.setText(text)

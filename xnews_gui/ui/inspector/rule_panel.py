@@ -1,0 +1,146 @@
+"""The side panel: one row per rule, editable by hand, with match counts and a value preview."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from ...core.rules import Rule, RuleError
+from .draft import RuleCheck, label_for
+
+COLUMNS = ("Field", "Selector", "Kind", "Take", "Matches", "Value on this page")
+EDITABLE = {1: "selector", 2: "kind", 3: "take"}
+OK, WARN, BAD = QColor("#1e8e3e"), QColor("#b06000"), QColor("#c5221f")
+
+
+class RulePanel(QWidget):
+    """Lists (key, Rule) rows; emits ``ruleEdited(key, Rule)`` for a valid hand edit."""
+
+    ruleEdited = Signal(str, object)
+    rowActivated = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        for col, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Interactive,
+                                    QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.ResizeToContents,
+                                    QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch)):
+            header.setSectionResizeMode(col, mode)
+        self.table.setColumnWidth(1, 210)
+        self.empty = QLabel("No rules yet. Choose a field above, then click the matching part of the page.", self)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: palette(mid); padding: 6px;")
+        self.error = QLabel(self)
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c5221f; padding: 2px 4px;")
+        self.error.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.error)
+        self._keys: list[str] = []
+        self._rules: dict[str, Rule] = {}
+        self._filling = False
+        self.table.itemChanged.connect(self._edited)
+        self.table.itemSelectionChanged.connect(self._selected)
+
+    # --- content ----------------------------------------------------------------
+    def set_rules(self, rows: list[tuple[str, Rule]]) -> None:
+        self._filling = True
+        self._keys = [k for k, _ in rows]
+        self._rules = dict(rows)
+        self.table.setRowCount(len(rows))
+        for r, (key, rule) in enumerate(rows):
+            cells = (label_for(key), rule.selector if rule.kind != "markers" else " \u2026 ".join(rule.start[:1] + rule.end[:1]),
+                     rule.kind, rule.take, "\u2026", "")
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                flags = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
+                if c in EDITABLE and rule.kind != "markers" and not (key in ("articles", "next") and c == 3):
+                    flags |= Qt.ItemFlag.ItemIsEditable
+                item.setFlags(flags)
+                if c == 1:
+                    item.setToolTip(f"{text}\n\n{rule.note}" if rule.note else text)
+                self.table.setItem(r, c, item)
+        self.empty.setVisible(not rows)
+        self.table.setVisible(bool(rows))
+        self._filling = False
+
+    def set_checks(self, checks: list[RuleCheck]) -> None:
+        self._filling = True
+        for check in checks:
+            if check.key not in self._keys:
+                continue
+            r = self._keys.index(check.key)
+            count, value = self.table.item(r, 4), self.table.item(r, 5)
+            if count is None or value is None:
+                continue
+            single = not (check.key in ("articles",) or check.key.startswith("remove:"))
+            if check.error:
+                count.setText("error")
+                count.setForeground(QBrush(BAD))
+                value.setText(check.error)
+                tip = check.error
+            elif check.needs_js:
+                count.setText(f"{check.matches} \u26a0 needs JavaScript")
+                count.setForeground(QBrush(WARN))
+                tip = ("Matches only in the page as rendered by the browser, not in the raw HTML the crawler "
+                       "downloads. Pick another element or edit the selector.")
+            else:
+                n = check.raw_matches if check.raw_matches >= 0 else check.matches
+                count.setText("\u2026" if n < 0 else str(n))
+                bad = n == 0 or (single and n > 1)
+                count.setForeground(QBrush(BAD if n == 0 else WARN if bad else OK))
+                tip = ("matches in the raw HTML (what the crawler sees)" if check.raw_matches >= 0
+                       else "matches on the rendered page; the raw HTML is still loading")
+                if single and n > 1:
+                    tip += f"\n{n} matches: the first is used, the field is marked 'multiple'"
+            count.setToolTip(tip)
+            if not check.error:
+                value.setText(check.preview or "(empty)")
+                value.setForeground(QBrush(QColor("#5f6368") if not check.preview else self.palette().text().color()))
+            value.setToolTip(check.preview)
+        self._filling = False
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def key_at(self, row: int) -> str:
+        return self._keys[row]
+
+    # --- editing --------------------------------------------------------------------
+    def _edited(self, item: QTableWidgetItem) -> None:
+        if self._filling or item.column() not in EDITABLE:
+            return
+        key = self._keys[item.row()]
+        old = self._rules[key]
+        attr = EDITABLE[item.column()]
+        new = old.with_(**{attr: item.text().strip()}, note="edited by hand")
+        try:
+            new.check(label_for(key))
+        except RuleError as exc:
+            self.show_error(str(exc))
+            item.setForeground(QBrush(BAD))
+            item.setToolTip(str(exc))
+            return
+        self.show_error("")
+        item.setForeground(self.palette().text().color())
+        self._rules[key] = new
+        self.ruleEdited.emit(key, new)
+
+    def _selected(self) -> None:
+        rows = {i.row() for i in self.table.selectedItems()}
+        if len(rows) == 1:
+            self.rowActivated.emit(self._keys[rows.pop()])

@@ -1,0 +1,184 @@
+"""The Sites tab: saved profiles on the left, the inspector (wrapper builder) on the right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSplitter,
+    QVBoxLayout, QWidget,
+)
+
+from ..core.profile import Profile, ProfileError
+from ..paths import BUNDLED_PROFILES
+from ..store import repo
+from .inspector import Inspector
+
+
+class SitesView(QWidget):
+    """Build, open, save and export site profiles. The database is already open."""
+
+    profileSaved = Signal(str)
+
+    def __init__(self, data_dir: Path, parent=None):
+        super().__init__(parent)
+        self.data_dir = Path(data_dir)
+        self.inspector = Inspector(self)
+
+        self.profiles = QListWidget(self)
+        self.profiles.setToolTip("Saved site profiles: double-click to open")
+        self.profiles.itemActivated.connect(lambda item: self.open_profile(item.text()))
+        self.new_button = QPushButton("New profile", self)
+        self.new_button.setToolTip("Start a new profile for the page shown in the browser")
+        self.new_button.clicked.connect(self.new_profile)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(4, 4, 4, 4)
+        title = QLabel("Site profiles", self)
+        title.setStyleSheet("font-weight: bold;")
+        left_layout.addWidget(title)
+        left_layout.addWidget(self.profiles, 1)
+        left_layout.addWidget(self.new_button)
+
+        self.name_edit = QLineEdit(self)
+        self.name_edit.setPlaceholderText("profile name, e.g. vnexpress")
+        self.name_edit.setMaximumWidth(240)
+        self.save_button = QPushButton("Save", self)
+        self.save_button.setToolTip("Save the profile in the database (Ctrl+S)")
+        self.save_button.setShortcut("Ctrl+S")
+        self.save_button.clicked.connect(self.save)
+        self.export_button = QPushButton("Export JSON\u2026", self)
+        self.export_button.clicked.connect(self.export_dialog)
+        self.message = QLabel(self)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        top = QHBoxLayout()
+        top.setContentsMargins(4, 2, 4, 2)
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Profile:", self.name_edit)
+        top.addLayout(form)
+        top.addWidget(self.save_button)
+        top.addWidget(self.export_button)
+        top.addWidget(self.message, 1)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(0)
+        right_layout.addLayout(top)
+        right_layout.addWidget(self.inspector, 1)
+
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        split.setSizes([170, 1100])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+        self.name_edit.textEdited.connect(self.inspector.rename)
+        self.inspector.rulesChanged.connect(self._sync_name)
+        self.refresh()
+
+    # --- public API ----------------------------------------------------------------
+    def refresh(self) -> None:
+        current = self.profiles.currentItem().text() if self.profiles.currentItem() else ""
+        self.profiles.clear()
+        self.profiles.addItems(repo.profile_names())
+        matches = self.profiles.findItems(current, Qt.MatchFlag.MatchExactly) if current else []
+        if matches:
+            self.profiles.setCurrentItem(matches[0])
+
+    def load_url(self, url: str) -> None:
+        self.inspector.load_url(url)
+
+    def open_profile(self, name: str) -> Profile | None:
+        profile = repo.load_profile(name)
+        if profile is None:
+            self._message(f"No profile named {name!r}.", error=True)
+            return None
+        self.name_edit.setText(profile.name)
+        self.inspector.set_profile(profile)
+        if profile.start_urls:
+            self.inspector.load_url(profile.start_urls[0])
+        self._message(f"Opened {name}: {len(profile.fields)} field rules.")
+        return profile
+
+    def new_profile(self) -> None:
+        url = self.inspector.browser.url()
+        name = self.name_edit.text().strip() or _name_from_url(url)
+        self.name_edit.setText(name)
+        self.inspector.new_profile(name, url if url.startswith("http") else "")
+        self._message("New profile: choose a field above and click it on the page.")
+
+    def current_profile(self) -> Profile | None:
+        profile = self.inspector.profile()
+        name = self.name_edit.text().strip()
+        if profile is not None and name and name != profile.name:
+            profile = profile.with_(name=name)
+        return profile
+
+    def save(self) -> bool:
+        profile = self._valid_profile()
+        if profile is None:
+            return False
+        repo.save_profile(profile)
+        self.refresh()
+        self._message(f"Saved profile {profile.name!r}.")
+        self.profileSaved.emit(profile.name)
+        return True
+
+    def export_profile(self, path: Path) -> bool:
+        profile = self._valid_profile()
+        if profile is None:
+            return False
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(profile.to_json(), encoding="utf-8")
+        except OSError as exc:
+            self._message(f"Could not write {path}: {exc.strerror or exc}", error=True)
+            return False
+        self._message(f"Exported to {path}.")
+        return True
+
+    def export_dialog(self) -> None:
+        profile = self._valid_profile()
+        if profile is None:
+            return
+        default = str(BUNDLED_PROFILES / f"{profile.name}.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Export profile", default, "Profile JSON (*.json)")
+        if path:
+            self.export_profile(Path(path))
+
+    def shutdown(self) -> None:
+        self.inspector.shutdown()
+
+    # --- helpers -----------------------------------------------------------------------
+    def _valid_profile(self) -> Profile | None:
+        profile = self.current_profile()
+        if profile is None:
+            self._message("Nothing to save yet: pick some fields first.", error=True)
+            return None
+        try:
+            return Profile.from_dict(profile.to_dict())  # the same validation a loaded file gets
+        except ProfileError as exc:
+            self._message(str(exc), error=True)
+            QMessageBox.warning(self, "Profile not valid", str(exc)) if self.isVisible() else None
+            return None
+
+    def _sync_name(self) -> None:
+        profile = self.inspector.profile()
+        if profile is not None and not self.name_edit.text().strip():
+            self.name_edit.setText(profile.name)
+
+    def _message(self, text: str, error: bool = False) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #c5221f;" if error else "color: #1e8e3e;")
+
+
+def _name_from_url(url: str) -> str:
+    host = urlsplit(url).hostname or "site"
+    host = host[4:] if host.startswith("www.") else host
+    return host.replace(":", "-")[:64]
