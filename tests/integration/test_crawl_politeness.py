@@ -1,0 +1,88 @@
+"""robots.txt, crawl-delay, per-host delay and connection bound, User-Agent — from the server's log."""
+
+from __future__ import annotations
+
+import time
+
+from .crawl_helpers import Site, article_page, list_page, make_profile
+
+from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
+
+
+def site_with(robots: str, n: int = 4, latency: float = 0.0) -> Site:
+    def slow(title):
+        status, headers, body = article_page(title)
+
+        def answer(h):
+            time.sleep(latency)
+            data = body.encode()
+            h.send_response(status)
+            for k, v in headers.items():
+                h.send_header(k, v)
+            h.send_header("Content-Length", str(len(data)))
+            h.end_headers()
+            h.wfile.write(data)
+        return answer if latency else (status, headers, body)
+
+    routes = {"/": list_page([f"/a{i}" for i in range(n)] + ["/private/secret"]),
+              "/robots.txt": (200, {"Content-Type": "text/plain"}, robots),
+              "/private/secret": article_page("secret")}
+    routes.update({f"/a{i}": slow(f"Bài {i}") for i in range(n)})
+    return Site(routes)
+
+
+def gaps(times: list[float]) -> list[float]:
+    return [b - a for a, b in zip(times, times[1:])]
+
+
+def test_robots_disallow_and_crawl_delay(tmp_path):
+    with site_with("User-agent: *\nDisallow: /private/\nCrawl-delay: 0.3\n") as site:
+        sink = MemorySink()
+        summary = Crawler(make_profile(site.url + "/", concurrency=4), sink, state_dir=tmp_path).run()
+        assert "/private/secret" not in site.paths()
+        assert summary["errors_by_kind"] == {"robots": 1}
+        assert summary["articles"] == 4
+        pages = site.times(lambda p: p != "/robots.txt")
+        assert len(pages) == 5
+        assert min(gaps(pages)) >= 0.3 - 0.01
+
+
+def test_robots_for_our_agent(tmp_path):
+    with site_with("User-agent: Googlebot\nDisallow:\n\nUser-agent: XNews\nDisallow: /\n") as site:
+        summary = Crawler(make_profile(site.url + "/"), MemorySink(), state_dir=tmp_path).run()
+        assert site.paths() == ["/robots.txt"]
+        assert summary["errors_by_kind"] == {"robots": 1} and summary["pages"] == 0
+
+
+def test_robots_can_be_ignored_on_request(tmp_path):
+    with site_with("User-agent: *\nDisallow: /\n") as site:
+        options = CrawlOptions(obey_robots=False)
+        summary = Crawler(make_profile(site.url + "/"), MemorySink(), state_dir=tmp_path, options=options).run()
+        assert "/robots.txt" not in site.paths() and summary["articles"] == 5
+
+
+def test_per_host_delay(tmp_path):
+    with site_with("") as site:
+        profile = make_profile(site.url + "/", concurrency=4, delay_s=0.15)
+        Crawler(profile, MemorySink(), state_dir=tmp_path).run()
+        times = site.times()
+        assert len(times) == 7  # robots, home, 5 articles
+        assert min(gaps(times)) >= 0.15 - 0.01
+
+
+def test_connections_per_host_are_bounded(tmp_path):
+    with site_with("", n=8, latency=0.15) as site:
+        options = CrawlOptions(concurrency=6, per_host=2)
+        summary = Crawler(make_profile(site.url + "/"), MemorySink(), state_dir=tmp_path, options=options).run()
+        assert summary["articles"] == 9
+        assert site.max_active == 2
+
+
+def test_honest_user_agent_with_contact(tmp_path):
+    with site_with("") as site:
+        options = CrawlOptions(contact="mailto:me@example.org")
+        Crawler(make_profile(site.url + "/"), MemorySink(), state_dir=tmp_path, options=options).run()
+        agents = {headers.get("User-Agent") for _, _, headers in site.log}
+        assert len(agents) == 1
+        agent = agents.pop()
+        assert agent.startswith("XNews/") and "mailto:me@example.org" in agent
