@@ -1,0 +1,95 @@
+"""The whole window: tabs, first-start hint, demo crawl -> table -> reader with cached images."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWebEngineCore import QWebEngineScript
+
+from xnews_gui.bundled import seed_bundled_profiles
+from xnews_gui.store import repo
+from xnews_gui.ui.main_window import TABS, MainWindow
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def window(qtbot, db, data_dir, monkeypatch):
+    from xnews_gui.ui import demo_launcher
+
+    monkeypatch.setattr(demo_launcher, "DEMO_PORT", 0)
+    seed_bundled_profiles()
+    win = MainWindow(data_dir)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    yield win
+    win.close()
+
+
+def js(qtbot, page, expr):
+    box = []
+    page.runJavaScript(f"JSON.stringify({expr})", QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    return json.loads(box[0])
+
+
+def test_tabs_menus_and_first_start_hint(window):
+    assert [window.tabs.tabText(i).split(" (")[0] for i in range(4)] == ["Sites", "Crawl", "Articles", "Classifier"]
+    window.show_tab("crawl")
+    assert window.crawl.hint.isVisible()
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert menus == ["&File", "&View", "&Crawl", "&Article", "&Help"]
+    assert "demo" in window.crawl.checked_profiles() or window.crawl.profile_list.count() >= 1
+
+
+def test_demo_crawl_then_read_offline(qtbot, window, data_dir):
+    window.show_tab("crawl")
+    window.crawl.demo_button.click()
+    session = window.crawl.sessions["demo"]
+    with qtbot.waitSignal(session.finished, timeout=60000):
+        pass
+    assert session.summary["articles"] > 0
+    view = window.articles
+    qtbot.waitUntil(lambda: view.model.total() == repo.count_articles(), timeout=5000)
+    window.show_tab("articles")
+    reader = view.reader
+    reader.guard.clear()
+    with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i > 0):
+        view.table.setFocus()
+        qtbot.keyClick(view.table, Qt.Key.Key_J)  # J: the first article
+    first = reader.article["id"]
+    qtbot.waitUntil(lambda: js(qtbot, reader.page, "[...document.images].every(i => i.complete)") is True)
+    images = js(qtbot, reader.page, "[...document.images].map(i => [i.src, i.naturalWidth])")
+    assert images and all(src.startswith("xnews://reader/img/") and w > 0 for src, w in images), images
+    assert reader.guard.blocked == []
+    assert repo.get_article(first).read
+    with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i not in (0, first)):
+        qtbot.keyClick(view.table, Qt.Key.Key_J)
+    qtbot.keyClick(view.table, Qt.Key.Key_S)
+    assert repo.get_article(reader.article["id"]).starred
+    assert view.model.index(view.table.currentIndex().row(), 5).data() == "★"
+
+
+def test_export_from_view(qtbot, window, make_articles, tmp_path):
+    make_articles(3)
+    view = window.articles
+    with qtbot.waitSignal(view.model.loaded):
+        view.model.reload()
+    out = tmp_path / "out.rss"
+    with qtbot.waitSignal(view.statusMessage, timeout=10000, check_params_cb=lambda m: m.startswith("Exported")):
+        view.export_to(view.model.all_ids(), "rss", out)
+    assert out.read_text(encoding="utf-8").count("<item>") == 3
+
+
+def test_geometry_is_restored(qtbot, db, data_dir, window):
+    window.resize(760, 520)  # fits the offscreen screen, so restoreGeometry keeps it
+    window.show_tab("classifier")
+    window.save_state()
+    again = MainWindow(data_dir)
+    qtbot.addWidget(again)
+    assert again.tabs.currentIndex() == TABS.index("classifier")
+    assert (again.size().width(), again.size().height()) == (760, 520)
+    again.close()

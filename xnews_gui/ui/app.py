@@ -1,0 +1,67 @@
+"""Start the desktop app: Qt set-up in the order Qt requires, the database, the main window."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def _prepare_qt() -> None:
+    """Everything that must happen before the QApplication exists."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")  # Chromium refuses to sandbox as root
+    from PySide6.QtCore import QCoreApplication, Qt
+
+    import PySide6.QtWebEngineWidgets  # noqa: F401  (must be imported before the QApplication)
+
+    from .offline_web import register_scheme
+    from .settings import APPLICATION, ORGANIZATION
+
+    register_scheme()
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APPLICATION)
+
+
+def _choose_data_dir(data_dir: Path) -> Path:
+    """The folder from Settings wins over the default one, not over --data-dir / XNEWS_HOME."""
+    from .. import paths
+    from .settings import Preferences
+
+    chosen = Preferences.load().data_dir
+    if chosen and Path(data_dir) == paths.data_dir(None) and not os.environ.get("XNEWS_HOME"):
+        try:
+            return paths.ensure_writable(Path(chosen).expanduser())
+        except paths.DataDirError as exc:
+            print(f"xnews: {exc}; using {data_dir}", file=sys.stderr)
+    return Path(data_dir)
+
+
+def run(data_dir: Path) -> int:
+    _prepare_qt()
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from .. import paths
+    from ..bundled import seed_bundled_profiles
+    from ..store.db import StoreError, close_database, open_database
+    from . import icons
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    app.setWindowIcon(icons.named("articles"))
+    data_dir = _choose_data_dir(data_dir)
+    try:
+        open_database(paths.database_path(data_dir))
+    except StoreError as exc:
+        QMessageBox.critical(None, "XNews cannot open its data", str(exc))
+        return 2
+    seed_bundled_profiles()
+
+    from .main_window import MainWindow
+
+    window = MainWindow(data_dir)
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        close_database()

@@ -1,0 +1,208 @@
+"""The Articles tab: filters and search over the results table, the reader beside it, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..paths import image_cache_dir
+from ..store import queries
+from ..store.queries import UNCATEGORIZED, ArticleFilter
+from . import workers
+from .article_model import ID_ROLE, ArticleTableModel
+from .reader import ReaderView
+from .settings import Preferences
+
+DATE_CHOICES = [("Any date", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30), ("Past year", 365)]
+COLUMN_WIDTHS = [90, 420, 150, 120, 120, 60]
+
+
+class ArticlesView(QWidget):
+    statusMessage = Signal(str)
+
+    def __init__(self, data_dir: Path, parent=None):
+        super().__init__(parent)
+        self.data_dir = Path(data_dir)
+        self.model = ArticleTableModel(self)
+
+        self.search = QLineEdit(placeholderText="Search title, summary and text…  (Ctrl+F)", clearButtonEnabled=True)
+        self.search.setMinimumWidth(160)
+        self.site = QComboBox(toolTip="Site")
+        self.category = QComboBox(toolTip="Topic")
+        self.date = QComboBox(toolTip="Published (or fetched) within")
+        for label, days in DATE_CHOICES:
+            self.date.addItem(label, days)
+        self.unread = QCheckBox("Unread")
+        self.starred = QCheckBox("Starred")
+        self.count = QLabel()
+        self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        bar = QHBoxLayout()
+        bar.addWidget(self.search, 3)
+        for w in (self.site, self.category, self.date):
+            w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(9)
+            bar.addWidget(w)
+        bar.addWidget(self.unread)
+        bar.addWidget(self.starred)
+        bar.addWidget(self.count, 1)
+
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setSortingEnabled(True)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never measure 100k rows
+        for col, width in enumerate(COLUMN_WIDTHS):
+            header.resizeSection(col, width)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSortIndicator(4, Qt.SortOrder.DescendingOrder)
+
+        self.reader = ReaderView(image_cache_dir(self.data_dir), self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.reader)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([560, 640])
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 1)
+
+        self._search_timer = QTimer(self, singleShot=True, interval=250)
+        self._search_timer.timeout.connect(self.apply_filter)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        for combo in (self.site, self.category, self.date):
+            combo.currentIndexChanged.connect(self.apply_filter)
+        self.unread.toggled.connect(self.apply_filter)
+        self.starred.toggled.connect(self.apply_filter)
+        self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.model.loaded.connect(self._loaded)
+        self.model.rowsArrived.connect(lambda _n: self._show_count())
+        self.reader.articleChanged.connect(self._article_changed)
+        self.reader.nextRequested.connect(lambda: self.step(1))
+        self.reader.previousRequested.connect(lambda: self.step(-1))
+
+        self.refresh_choices()
+        self.model.reload()
+
+    # --- filters -----------------------------------------------------------------------
+    def refresh_choices(self) -> None:
+        """Re-read the site and category lists (after a crawl or a profile change)."""
+        self._fill(self.site, "All sites", [(p, p) for p in queries.distinct_values("profile")])
+        cats = [(c, c) for c in queries.distinct_values("category")] + [("(no topic yet)", UNCATEGORIZED)]
+        self._fill(self.category, "All topics", cats)
+
+    @staticmethod
+    def _fill(combo: QComboBox, all_label: str, items) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(all_label, None)
+        for label, value in items:
+            combo.addItem(label, value)
+        index = combo.findData(current)
+        combo.setCurrentIndex(max(0, index))
+        combo.blockSignals(False)
+
+    def current_filter(self) -> ArticleFilter:
+        return ArticleFilter(profile=self.site.currentData(), category=self.category.currentData(),
+                             since_days=self.date.currentData(), unread_only=self.unread.isChecked(),
+                             starred_only=self.starred.isChecked(), text=self.search.text().strip())
+
+    def apply_filter(self) -> None:
+        self.model.set_filter(self.current_filter())
+        self.count.setText("searching…")
+
+    def add_articles(self, ids: list[int]) -> None:
+        self.model.add_articles(ids)
+
+    # --- selection and navigation ---------------------------------------------------------
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            aid = current.data(ID_ROLE)
+            if aid is not None:
+                self.reader.show_article(aid, mark_read=Preferences.load().mark_read_on_open)
+
+    def step(self, delta: int) -> None:
+        """Next (+1) or previous (-1) article."""
+        row = self.table.currentIndex().row()
+        target = 0 if row < 0 else row + delta
+        while target >= self.model.rowCount() and self.model.canFetchMore():
+            self.model.fetchMore()
+        if 0 <= target < self.model.rowCount():
+            index = self.model.index(target, 1)
+            self.table.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            self.table.scrollTo(index)
+
+    def selected_ids(self) -> list[int]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [self.model.article_id(r) for r in rows if self.model.article_id(r) is not None]
+
+    def _article_changed(self, article_id: int) -> None:
+        self.model.refresh_article(article_id)
+
+    def _loaded(self, total: int) -> None:
+        self._show_count()
+        if self.model.rowCount() and not self.table.currentIndex().isValid() and self.reader.article is None:
+            self.reader.clear("Select an article to read it here.  J / K: next / previous")
+
+    def _show_count(self) -> None:
+        n = self.model.total()
+        self.count.setText(f"{n:,} article{'s' if n != 1 else ''}")
+
+    # --- export -----------------------------------------------------------------------------------
+    def export(self) -> None:
+        from ..export import FORMATS
+
+        ids = self.selected_ids()
+        if len(ids) < 2:
+            ids = self.model.all_ids()
+        if not ids:
+            QMessageBox.information(self, "Export", "There are no articles to export with the current filter.")
+            return
+        filters = ";;".join(FORMATS.values())
+        path, chosen = QFileDialog.getSaveFileName(self, f"Export {len(ids):,} articles", "xnews-export.epub",
+                                                   filters, FORMATS["epub"])
+        if not path:
+            return
+        fmt = next((k for k, v in FORMATS.items() if v == chosen), "jsonl")
+        self.export_to(ids, fmt, Path(path))
+
+    def export_to(self, ids: list[int], fmt: str, path: Path) -> workers.Worker:
+        from ..export import export_articles
+
+        def job() -> Path:
+            return export_articles(queries.articles_for_export(ids), fmt, path, image_cache_dir(self.data_dir))
+
+        self.statusMessage.emit(f"Exporting {len(ids):,} articles…")
+        return workers.run_in_background(
+            job,
+            on_result=lambda p: self.statusMessage.emit(f"Exported {len(ids):,} articles to {p}"),
+            on_error=lambda msg: QMessageBox.warning(self, "Export failed", msg),
+        )

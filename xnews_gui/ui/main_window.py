@@ -1,0 +1,213 @@
+"""The main window: Sites, Crawl, Articles and Classifier tabs, menus, shortcuts, geometry."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+
+from ..paths import RESOURCES, models_dir
+from . import icons
+from .articles_view import ArticlesView
+from .crawl_view import CrawlView
+from .settings import Preferences
+from .settings_dialog import SettingsDialog
+
+TABS = ("sites", "crawl", "articles", "classifier")
+
+
+def default_model_path(data_dir: Path) -> Path:
+    """The user's trained model when there is one, else the model shipped in resources/model."""
+    own = models_dir(data_dir) / "topic.joblib"
+    if own.exists():
+        return own
+    shipped = sorted((RESOURCES / "model").glob("*.joblib"))
+    return shipped[0] if shipped else own
+
+
+class ClassifierLoader:
+    """Loads the topic model once, on the first crawl that needs it (in that crawl's thread)."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self._lock = threading.Lock()
+        self._model = None
+        self._path: Path | None = None
+
+    def __call__(self):
+        path = default_model_path(self.data_dir)
+        if not path.exists():
+            return None
+        with self._lock:
+            if self._model is None or self._path != path:
+                from ..classify import TopicClassifier
+
+                self._model, self._path = TopicClassifier.load(path), path
+            return self._model
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, data_dir: Path, parent=None):
+        super().__init__(parent)
+        self.data_dir = Path(data_dir)
+        self.setWindowTitle("XNews")
+        self.setWindowIcon(icons.named("articles"))
+        self.resize(1280, 820)
+
+        self.crawl = CrawlView(self.data_dir, classifier_loader=ClassifierLoader(self.data_dir))
+        self.articles = ArticlesView(self.data_dir)
+        self.sites = self._optional("sites_view", "SitesView", (self.data_dir,), "Sites")
+        self.classifier = self._optional("classifier_view", "ClassifierView",
+                                         (default_model_path(self.data_dir), self.data_dir), "Classifier")
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        for widget, name, label in ((self.sites, "sites", "Sites"), (self.crawl, "crawl", "Crawl"),
+                                    (self.articles, "articles", "Articles"),
+                                    (self.classifier, "classifier", "Classifier")):
+            self.tabs.addTab(widget, icons.named(name), label)
+        self.setCentralWidget(self.tabs)
+
+        self.crawl.articlesStored.connect(self.articles.add_articles)
+        self.crawl.sessionFinished.connect(lambda *_: self.articles.refresh_choices())
+        self.articles.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.articles.model.loaded.connect(self._show_counts)
+        saved = getattr(self.sites, "profileSaved", None)
+        if saved is not None:
+            saved.connect(lambda *_: self.crawl.refresh_profiles())
+        self._build_menus()
+        self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
+        self._restore()
+
+    # --- tabs -------------------------------------------------------------------------------
+    def _optional(self, module: str, cls: str, args: tuple, label: str) -> QWidget:
+        """Another engineer's tab, or a clear placeholder while its module is missing."""
+        try:
+            view_cls = getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+        except (ImportError, AttributeError) as exc:
+            return _placeholder(f"The {label} tab is not available in this build ({exc}).")
+        try:
+            return view_cls(*args)
+        except Exception as exc:  # a broken tab must not keep the rest of the app from opening
+            return _placeholder(f"The {label} tab could not open: {type(exc).__name__}: {exc}")
+
+    def show_tab(self, name: str) -> None:
+        self.tabs.setCurrentIndex(TABS.index(name))
+
+    # --- menus ------------------------------------------------------------------------------------
+    def _action(self, menu, text: str, slot, shortcut=None, icon: str | None = None) -> QAction:
+        action = QAction(icons.named(icon) if icon else icons.named("none"), text, self)
+        if shortcut:
+            action.setShortcuts([QKeySequence(s) for s in ([shortcut] if isinstance(shortcut, (str, QKeySequence.StandardKey)) else shortcut)])
+        action.triggered.connect(lambda _=False: slot())
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        m = bar.addMenu("&File")
+        self._action(m, "&Export articles…", self.articles.export, "Ctrl+E", "export")
+        m.addSeparator()
+        self._action(m, "&Settings…", self.open_settings, "Ctrl+,", "settings")
+        m.addSeparator()
+        self._action(m, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        m = bar.addMenu("&View")
+        for i, (name, label) in enumerate(zip(TABS, ("&Sites", "&Crawl", "&Articles", "C&lassifier")), 1):
+            self._action(m, label, lambda n=name: self.show_tab(n), f"Ctrl+{i}", name)
+        m.addSeparator()
+        self._action(m, "&Find articles", self._focus_search, QKeySequence.StandardKey.Find)
+
+        m = bar.addMenu("&Crawl")
+        self._action(m, "&Start ticked sites", self.crawl.start_checked, "F5", "start")
+        self._action(m, "&Pause all", self.crawl.pause_all, None, "pause")
+        self._action(m, "&Resume all", self.crawl.resume_all, None, "start")
+        self._action(m, "S&top all", self.crawl.stop_all, "Shift+F5", "stop")
+        m.addSeparator()
+        self._action(m, "Crawl the &demo site", self._crawl_demo, None, "demo")
+
+        m = bar.addMenu("&Article")
+        for key in ("next", "previous", "read", "star", "open", "copy"):
+            action = self.articles.reader.actions_[key]
+            # the reader's single-key shortcuts only act while the Articles tab has the focus
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.articles.addAction(action)
+            m.addAction(action)
+
+        m = bar.addMenu("&Help")
+        self._action(m, "&Keyboard shortcuts", self._show_shortcuts)
+        self._action(m, "&About XNews", self._about)
+
+    def _focus_search(self) -> None:
+        self.show_tab("articles")
+        self.articles.search.setFocus()
+        self.articles.search.selectAll()
+
+    def _crawl_demo(self) -> None:
+        self.show_tab("crawl")
+        self.crawl.start_demo()
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(Preferences.load(), str(self.data_dir), self)
+        if dialog.exec():
+            dialog.preferences().save()
+            self.statusBar().showMessage("Settings saved; crawls started from now on use them.", 6000)
+
+    def _show_shortcuts(self) -> None:
+        QMessageBox.information(self, "Keyboard shortcuts", (
+            "Ctrl+1 … Ctrl+4  switch tabs\nCtrl+F  search articles\nF5 / Shift+F5  start / stop crawling\n"
+            "J or N / K or P  next / previous article\nM  mark read or unread\nS  star\n"
+            "O or Ctrl+Enter  open the original in the browser\nCtrl+Shift+C  copy the link\n"
+            "Ctrl+E  export the selected (or all listed) articles"))
+
+    def _about(self) -> None:
+        QMessageBox.about(self, "About XNews", "<b>XNews</b><br>Point-and-click wrapper builder, crawler, topic "
+                          "classifier and offline reader for news sites.")
+
+    def _show_counts(self, total: int) -> None:
+        self.tabs.setTabText(TABS.index("articles"), f"Articles ({total:,})")
+
+    # --- geometry and shutdown ------------------------------------------------------------------
+    def _restore(self) -> None:
+        s = QSettings()
+        geometry = s.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = s.value("window/state")
+        if state is not None:
+            self.restoreState(state)
+        splitter = s.value("articles/splitter")
+        if splitter is not None:
+            self.articles.splitter.restoreState(splitter)
+        try:
+            self.tabs.setCurrentIndex(int(s.value("window/tab", TABS.index("crawl"))))
+        except (TypeError, ValueError):
+            self.show_tab("crawl")
+
+    def save_state(self) -> None:
+        s = QSettings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/tab", self.tabs.currentIndex())
+        s.setValue("articles/splitter", self.articles.splitter.saveState())
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        if self.crawl.is_crawling():
+            self.statusBar().showMessage("Stopping crawls…")
+        self.save_state()
+        self.crawl.shutdown()
+        from . import workers
+
+        workers.wait_all(5000)
+        super().closeEvent(event)
+
+
+def _placeholder(text: str) -> QWidget:
+    label = QLabel(text)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: palette(placeholder-text); padding: 40px;")
+    return label

@@ -1,0 +1,96 @@
+"""Settings: data folder, crawl politeness and identity, image cache, reading."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .settings import Preferences
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, prefs: Preferences, current_data_dir: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("XNews settings")
+        self.setMinimumWidth(520)
+        self._current_data_dir = current_data_dir
+
+        self.data_dir = QLineEdit(prefs.data_dir, placeholderText=current_data_dir)
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        folder_row = QWidget()
+        row = QHBoxLayout(folder_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.data_dir, 1)
+        row.addWidget(browse)
+        note = QLabel("Takes effect the next time XNews starts.")
+        note.setStyleSheet("color: palette(placeholder-text);")
+
+        self.concurrency = QSpinBox(minimum=0, maximum=32, specialValueText="as in each profile")
+        self.concurrency.setValue(prefs.concurrency)
+        self.delay = QDoubleSpinBox(minimum=-0.05, maximum=60.0, singleStep=0.25, decimals=2, suffix=" s",
+                                    specialValueText="as in each profile")
+        self.delay.setValue(prefs.delay_s if prefs.delay_s >= 0 else -0.05)
+        self.user_agent = QLineEdit(prefs.user_agent, placeholderText="XNews's own (recommended)")
+        self.contact = QLineEdit(prefs.contact, placeholderText="e-mail or web page, so site owners can reach you")
+        self.cache_mb = QSpinBox(minimum=10, maximum=100_000, singleStep=100, suffix=" MB")
+        self.cache_mb.setValue(prefs.image_cache_mb)
+        self.max_kb = QSpinBox(minimum=16, maximum=65_536, singleStep=256, suffix=" KB")
+        self.max_kb.setValue(prefs.max_image_kb)
+        self.mark_read = QCheckBox("Mark an article read when it is opened")
+        self.mark_read.setChecked(prefs.mark_read_on_open)
+
+        data_box = QGroupBox("Data")
+        f = QFormLayout(data_box)
+        f.addRow("Data folder:", folder_row)
+        f.addRow("", note)
+        crawl_box = QGroupBox("Crawling")
+        f = QFormLayout(crawl_box)
+        f.addRow("Parallel connections:", self.concurrency)
+        f.addRow("Delay between requests:", self.delay)
+        f.addRow("User agent:", self.user_agent)
+        f.addRow("Contact:", self.contact)
+        image_box = QGroupBox("Images and reading")
+        f = QFormLayout(image_box)
+        f.addRow("Image cache size:", self.cache_mb)
+        f.addRow("Largest image:", self.max_kb)
+        f.addRow("", self.mark_read)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        for w in (data_box, crawl_box, image_box):
+            layout.addWidget(w)
+        layout.addWidget(buttons)
+
+    def _browse(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Data folder", self.data_dir.text() or self._current_data_dir)
+        if path:
+            self.data_dir.setText(path)
+
+    def preferences(self) -> Preferences:
+        return Preferences(
+            data_dir=self.data_dir.text().strip(),
+            concurrency=self.concurrency.value(),
+            delay_s=self.delay.value() if self.delay.value() >= 0 else -1.0,
+            user_agent=self.user_agent.text().strip(),
+            contact=self.contact.text().strip(),
+            image_cache_mb=self.cache_mb.value(),
+            max_image_kb=self.max_kb.value(),
+            mark_read_on_open=self.mark_read.isChecked(),
+        )
