@@ -107,9 +107,24 @@
     hoverBox.classList.toggle("reject", state.matched.indexOf(el) >= 0);
     place(hoverBox, el);
     const hint = state.matched.indexOf(el) >= 0 ? "click: reject this match" : "click: select";
-    bar.textContent = (state.label ? state.label + " \u2014 " : "") + crumbOf(el) +
-      "   [" + hint + " \u00b7 \u2191 wider \u00b7 \u2193 narrower \u00b7 Enter select \u00b7 Esc done]";
-    bar.style.display = "block";
+    const parts = crumbOf(el).split(" > ");
+    const crumb = (parts.length > 4 ? "\u2026 > " : "") + parts.slice(-4).join(" > ");
+    showBar(crumb, hint + " \u00b7 \u2191 wider \u00b7 \u2193 narrower \u00b7 Enter select \u00b7 Esc done");
+  }
+
+  function showBar(main, hint) {
+    ensureLayer();
+    bar.textContent = "";
+    const field = document.createElement("b");
+    field.textContent = state.label || state.field;
+    const path = document.createElement("span");
+    path.className = "path";
+    path.textContent = main;
+    const keys = document.createElement("span");
+    keys.className = "keys";
+    keys.textContent = hint;
+    bar.append(field, path, keys);
+    bar.style.display = "flex";
   }
 
   function redrawTints() {
@@ -193,7 +208,11 @@
     state.active = true;
     state.field = String(field || "");
     state.label = String(label || "");
+    state.current = null;
+    state.keyed = false;
     ensureLayer();
+    hoverBox.style.display = "none";
+    showBar("point at an element", "click: select \u00b7 Esc done");
     document.documentElement.style.cursor = "crosshair";
     return true;
   }

@@ -44,6 +44,9 @@ def sites(qtbot, db, data_dir):
 
 def shot(widget, name: str) -> None:
     if SHOTS:
+        from PySide6.QtTest import QTest as _t
+
+        _t.qWait(400)  # let the page paint what the last JavaScript calls changed
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         widget.grab().save(str(Path(SHOTS) / f"{name}.png"))
 
@@ -77,8 +80,12 @@ def click(qtbot, inspector, css: str) -> None:
 def pick(qtbot, sites, field: str, css: str) -> None:
     inspector = sites.inspector
     inspector.start_picking(field)
-    with qtbot.waitSignal(inspector.rulesChanged, timeout=10_000):
-        click(qtbot, inspector, css)
+    # Chromium may drop input that arrives before its first frame; a person would click again
+    for attempt in range(3):
+        with qtbot.waitSignal(inspector.rulesChanged, timeout=4000, raising=attempt == 2) as changed:
+            click(qtbot, inspector, css)
+        if changed.signal_triggered:
+            return
 
 
 def pick_widened(qtbot, sites, field: str, child_css: str) -> None:
@@ -178,11 +185,14 @@ def test_clicking_a_tinted_match_rejects_it_and_escape_leaves_pick_mode(qtbot, s
     load(qtbot, sites, demo_server.url)
     pick(qtbot, sites, "articles", ".list-news h3.title-news a")
     # the second headline link is tinted: clicking it is a rejection, not a pick
-    with qtbot.waitSignal(inspector.bridge.picked, timeout=5000) as picked:
-        rect = rect_of(qtbot, inspector, "(//div[@class='item-news'])[2]/h3/a")
-        point = QPoint(int(rect["x"] + 10), int(rect["y"] + rect["height"] / 2))
-        QTest.mouseMove(inspector.view.focusProxy(), point)
-        QTest.mouseClick(inspector.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    for attempt in range(3):
+        with qtbot.waitSignal(inspector.bridge.picked, timeout=4000, raising=attempt == 2) as picked:
+            rect = rect_of(qtbot, inspector, "(//div[@class='item-news'])[2]/h3/a")
+            point = QPoint(int(rect["x"] + 10), int(rect["y"] + rect["height"] / 2))
+            QTest.mouseMove(inspector.view.focusProxy(), point)
+            QTest.mouseClick(inspector.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+        if picked.signal_triggered:
+            break
     field, element, negative = picked.args
     assert field == "articles" and negative and element.tag == "a" and element.href.endswith(".htm")
     qtbot.waitUntil(lambda: inspector.draft.negatives.get("articles"), timeout=5000)
@@ -196,9 +206,8 @@ def test_hand_edit_shows_a_clear_error_and_metadata_suggestions_apply(qtbot, sit
     inspector = sites.inspector
     load(qtbot, sites, demo_server.url + "thoi-su/")
     href = parse_html(requests.get(demo_server.url + "thoi-su/", timeout=10).text).cssselect("h3.title-news a")[0].get("href")
-    with qtbot.waitSignal(inspector.checksUpdated, timeout=LOAD_MS):
-        load(qtbot, sites, demo_server.url.rstrip("/") + href)
-    qtbot.waitUntil(inspector.suggest_box.isVisible, timeout=5000)
+    load(qtbot, sites, demo_server.url.rstrip("/") + href)
+    qtbot.waitUntil(inspector.suggest_box.isVisible, timeout=LOAD_MS)
     used = inspector.apply_suggestions()
     assert {"title", "image", "summary", "date"} <= set(used)
     assert not inspector.suggest_box.isVisible()

@@ -138,6 +138,7 @@ class Inspector(QWidget):
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([620, 380])  # the page needs room to render its desktop layout
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

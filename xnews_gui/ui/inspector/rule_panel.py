@@ -97,6 +97,10 @@ class RulePanel(QWidget):
                 count.setForeground(QBrush(WARN))
                 tip = ("Matches only in the page as rendered by the browser, not in the raw HTML the crawler "
                        "downloads. Pick another element or edit the selector.")
+            elif check.key in ("articles", "next") and check.matches <= 0 and check.raw_matches <= 0:
+                count.setText("\u2014")
+                count.setForeground(QBrush(QColor("#5f6368")))
+                tip = "a link rule: it matches on list pages, not on this page"
             else:
                 n = check.raw_matches if check.raw_matches >= 0 else check.matches
                 count.setText("\u2026" if n < 0 else str(n))
@@ -107,7 +111,10 @@ class RulePanel(QWidget):
                 if single and n > 1:
                     tip += f"\n{n} matches: the first is used, the field is marked 'multiple'"
             count.setToolTip(tip)
-            if not check.error:
+            if check.key in ("articles", "next") and not check.preview and not check.error:
+                value.setText("(list pages only)")
+                value.setForeground(QBrush(QColor("#5f6368")))
+            elif not check.error:
                 value.setText(check.preview or "(empty)")
                 value.setForeground(QBrush(QColor("#5f6368") if not check.preview else self.palette().text().color()))
             value.setToolTip(check.preview)
