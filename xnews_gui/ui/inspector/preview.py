@@ -92,6 +92,9 @@ class PreviewPane(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.status)
         layout.addWidget(self.view, 1)
+        layout.addStretch(0)
+        self.view.hide()  # an empty grid with a lone header only confuses
+        self.model.modelReset.connect(lambda: self.view.setVisible(self.model.rowCount() > 0))
 
     def set_status(self, text: str) -> None:
         self.status.setText(text)
