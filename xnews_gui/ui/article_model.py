@@ -9,7 +9,7 @@ inserted in place in batches: never a full reload per insert.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timezone
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
@@ -47,6 +47,7 @@ class ArticleTableModel(QAbstractTableModel):
         self._pending: list[int] = []
         self._flush = QTimer(self, singleShot=True, interval=flush_ms)
         self._flush.timeout.connect(self._flush_pending)
+        self._today = datetime.now().date().isoformat()
         self._bold = QFont()
         self._bold.setBold(True)
 
@@ -267,18 +268,29 @@ class ArticleTableModel(QAbstractTableModel):
         if col == 3:
             return short_date(row[_C["published"]])
         if col == 4:
-            return short_date(row[_C["fetched_at"]])
+            return short_date(utc_to_local(row[_C["fetched_at"]]), today=self._today)
         if col == 5:
             parts = ["★" if row[_C["starred"]] else "", "" if row[_C["read"]] else "new"]
             return " ".join(p for p in parts if p)
         return None
 
 
-def short_date(value) -> str:
-    """'2026-11-28T14:55:00+07:00' -> '2026-11-28 14:55'; anything else as it is."""
+def utc_to_local(value) -> str:
+    """The store keeps fetch times in UTC; people read local time."""
+    try:
+        dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value or "")
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.astimezone().replace(tzinfo=None).isoformat(sep=" ")
+
+
+def short_date(value, today: str | None = None) -> str:
+    """'2026-11-28T14:55:00+07:00' -> '2026-11-28 14:55' (just '14:55' on ``today``); else as it is."""
     if not value:
         return ""
     text = value.isoformat(sep=" ") if isinstance(value, datetime) else str(value)
     if len(text) >= 16 and text[4] == "-" and text[10] in "T ":
-        return text[:10] + " " + text[11:16]
+        return text[11:16] if text[:10] == today else text[:10] + " " + text[11:16]
     return text

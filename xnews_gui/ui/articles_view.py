@@ -30,7 +30,7 @@ from .reader import ReaderView
 from .settings import Preferences
 
 DATE_CHOICES = [("Any date", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30), ("Past year", 365)]
-COLUMN_WIDTHS = [90, 420, 150, 120, 120, 60]
+COLUMN_WIDTHS = [64, 300, 120, 118, 84, 48]
 
 
 class ArticlesView(QWidget):
@@ -87,7 +87,7 @@ class ArticlesView(QWidget):
         self.splitter.addWidget(self.reader)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([560, 640])
+        self.splitter.setSizes([680, 600])
 
         layout = QVBoxLayout(self)
         layout.addLayout(bar)

@@ -14,6 +14,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..core.profile import Profile
+from ..crawl.engine import Crawler
+from ..store.sink import StoreSink
 from ..store import repo
 from . import workers
 
@@ -21,8 +23,6 @@ DRAIN_MS = 200
 
 
 def make_sink(data_dir: Path, profile: str, run_id: int | None):
-    from ..store.sink import StoreSink
-
     return StoreSink(profile, data_dir, run_id)
 
 
@@ -103,8 +103,6 @@ class CrawlSession(QObject):
 
     # --- worker thread ------------------------------------------------------------
     def _run(self) -> dict:
-        from ..crawl.engine import Crawler
-
         options = self.options
         if options.fetch_images and self.image_cache_limit and image_cache_bytes() >= self.image_cache_limit:
             from dataclasses import replace

@@ -132,8 +132,9 @@ class CrawlView(QWidget):
         self.chart = RateChart()
         right_box = QGroupBox("Crawls")
         right = QVBoxLayout(right_box)
-        right.addWidget(scroll, 3)
-        right.addWidget(self.chart, 2)
+        self.chart.setFixedHeight(190)
+        right.addWidget(self.chart)
+        right.addWidget(scroll, 1)
 
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(left_box)
@@ -247,6 +248,7 @@ class CrawlView(QWidget):
         self.next_runs.pop(name, None)
         card.set_next_run(None)
         self._last_pages[name] = (time.monotonic(), 0)
+        self._rates.pop(name, None)
         self._log(name, f"crawl started: {', '.join(profile.start_urls)}")
         session.start()
         self._sample(force=True)
@@ -307,13 +309,14 @@ class CrawlView(QWidget):
         if now - t0 >= 0.9:
             self._rates[name] = (pages - p0) / (now - t0)
             self._last_pages[name] = (now, pages)
-        rate = self._rates.get(name, 0.0) if session and session.is_active() else stats.get("pages_per_s", 0.0)
+        active = session is not None and session.is_active()
+        rate = self._rates[name] if active and name in self._rates else stats.get("pages_per_s", 0.0)
         self._card(name).set_stats(stats, session.max_pages if session else 0, rate=rate)
 
     def _finished(self, name: str, summary: dict) -> None:
         card = self._card(name)
         card.set_summary(summary)
-        self._rates[name] = 0.0
+        self._rates.pop(name, None)
         self._sample(force=True)
         broken = ", ".join(b["field"] for b in summary.get("broken_fields") or [])
         self._log(name, f"crawl {summary.get('status', 'finished')}: {summary.get('pages', 0)} pages, "
@@ -371,6 +374,7 @@ class CrawlView(QWidget):
             self.next_runs.pop(name, None)
         if name in self.cards or minutes:
             self._card(name).set_next_run(self.next_runs.get(name))
+        self.refresh_profiles()
 
     # --- misc --------------------------------------------------------------------------------
     def _sync_buttons(self) -> None:

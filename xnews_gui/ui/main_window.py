@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.crawl.sessionFinished.connect(lambda *_: self.articles.refresh_choices())
         self.articles.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.articles.model.loaded.connect(self._show_counts)
+        self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))
         saved = getattr(self.sites, "profileSaved", None)
         if saved is not None:
             saved.connect(lambda *_: self.crawl.refresh_profiles())

@@ -108,4 +108,4 @@ def _nice(value: float) -> float:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:.1f}" if value < 10 and value != int(value) else f"{int(round(value))}"
+    return f"{value:.3g}"

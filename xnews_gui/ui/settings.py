@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QSettings
+
+from ..crawl.engine import DEFAULT_USER_AGENT, CrawlOptions
+from ..crawl.fetcher import FetchLimits
 
 ORGANIZATION = "XNews"
 APPLICATION = "xnews"
@@ -50,11 +53,6 @@ class Preferences:
 
     def crawl_options(self, **overrides):
         """CrawlOptions for the engine; the profile's own settings apply where none is set here."""
-        from dataclasses import replace
-
-        from ..crawl.engine import DEFAULT_USER_AGENT, CrawlOptions
-        from ..crawl.fetcher import FetchLimits
-
         opts = CrawlOptions(
             concurrency=self.concurrency or None,
             delay_s=self.delay_s if self.delay_s >= 0 else None,
