@@ -43,6 +43,8 @@ def test_full_text_search_with_and_without_diacritics(db):
     assert [a.url for a in repo.search("vàng")] == ["http://e.com/2.htm"]
     assert [a.url for a in repo.search("vang")] == ["http://e.com/2.htm"]
     assert [a.url for a in repo.search("chiến thắ")] == ["http://e.com/1.htm"]  # prefix on the last word
+    assert [a.url for a in repo.search("bong da viet nam")] == ["http://e.com/1.htm"]  # đ typed as d
+    assert [a.url for a in repo.search("Đội tuyển")] == ["http://e.com/1.htm"]
     assert repo.search('"; DROP TABLE article; --') == []
     assert repo.search("") == []
 
@@ -107,3 +109,26 @@ def test_unwritable_location_gives_a_clear_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot create the data folder"):
         open_database(blocker / "sub" / "db.sqlite3")
+
+
+def test_migration_from_version_1_keeps_articles_searchable(data_dir):
+    """A database made by the first schema is migrated forward and its index rebuilt."""
+    from peewee import SqliteDatabase
+
+    from xnews_gui.store.db import MIGRATIONS
+    from xnews_gui.store.models import database
+
+    path = data_dir / "old.sqlite3"
+    old = SqliteDatabase(str(path))
+    database.initialize(old)
+    with old.atomic():
+        MIGRATIONS[0](old)
+        old.execute_sql("PRAGMA user_version = 1")
+    repo.store_article(art("http://e.com/1.htm"), "p")
+    old.close()
+    db = open_database(path)
+    try:
+        assert db.execute_sql("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert [a.url for a in repo.search("bong da")] == ["http://e.com/1.htm"]
+    finally:
+        close_database()

@@ -46,7 +46,41 @@ def _v1(db: SqliteDatabase) -> None:
     )
 
 
-MIGRATIONS = [_v1]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _fold(column: str) -> str:
+    """SQL folding đ/Đ to d/D: unicode61's remove_diacritics leaves them, Vietnamese users type 'd'."""
+    return f"replace(replace({column}, 'đ', 'd'), 'Đ', 'D')"
+
+
+def _v2(db: SqliteDatabase) -> None:
+    """Search folds đ to d, so 'bong da' finds 'Bóng đá'."""
+    for name in ("article_ai", "article_ad", "article_au"):
+        db.execute_sql(f"DROP TRIGGER IF EXISTS {name}")
+    db.execute_sql("DROP TABLE IF EXISTS article_fts")
+    db.execute_sql(
+        "CREATE VIRTUAL TABLE article_fts USING fts5("
+        "title, summary, body_text, content='article', content_rowid='id', "
+        "tokenize='unicode61 remove_diacritics 2')"
+    )
+    new = ", ".join(_fold(f"new.{c}") for c in ("title", "summary", "body_text"))
+    old = ", ".join(_fold(f"old.{c}") for c in ("title", "summary", "body_text"))
+    db.execute_sql(
+        "CREATE TRIGGER article_ai AFTER INSERT ON article BEGIN "
+        f"INSERT INTO article_fts(rowid, title, summary, body_text) VALUES (new.id, {new}); END"
+    )
+    db.execute_sql(
+        "CREATE TRIGGER article_ad AFTER DELETE ON article BEGIN "
+        f"INSERT INTO article_fts(article_fts, rowid, title, summary, body_text) VALUES ('delete', old.id, {old}); END"
+    )
+    db.execute_sql(
+        "CREATE TRIGGER article_au AFTER UPDATE OF title, summary, body_text ON article BEGIN "
+        f"INSERT INTO article_fts(article_fts, rowid, title, summary, body_text) VALUES ('delete', old.id, {old}); "
+        f"INSERT INTO article_fts(rowid, title, summary, body_text) VALUES (new.id, {new}); END"
+    )
+    folded = ", ".join(_fold(c) for c in ("title", "summary", "body_text"))
+    db.execute_sql(f"INSERT INTO article_fts(rowid, title, summary, body_text) SELECT id, {folded} FROM article")
+
+
+MIGRATIONS = [_v1, _v2]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

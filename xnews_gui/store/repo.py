@@ -118,6 +118,7 @@ def count_articles(profile: str | None = None) -> int:
 
 def fts_query(text: str) -> str:
     """A user's words -> a safe FTS5 query (every word must occur, prefix match on the last)."""
+    text = text.replace("đ", "d").replace("Đ", "D")  # the index folds them too (store.db._v2)
     words = re.findall(r"\w+", text, flags=re.UNICODE)
     if not words:
         return ""
