@@ -69,11 +69,9 @@ def _tone_position(base: str) -> int | None:
         vowels = vowels[1:]
     if not vowels:
         return None
-    cluster = [vowels[0]]
-    for i in vowels[1:]:
-        if i != cluster[-1] + 1:
-            break
-        cluster.append(i)
+    cluster = vowels
+    if cluster[-1] - cluster[0] != len(cluster) - 1:
+        return None  # two vowel groups (café, radio): not one Vietnamese syllable
     if len(cluster) == 1:
         return cluster[0]
     modified = [i for i in cluster if base[i] in _MODIFIED_VOWELS]

@@ -1,0 +1,73 @@
+"""Vietnamese normalisation and classifier tokens (xnews_gui.core.text)."""
+
+import unicodedata
+
+import pytest
+
+from xnews_gui.core import text
+
+
+@pytest.mark.parametrize("new_style, old_style", [
+    ("hoà", "hòa"), ("thuý", "thúy"), ("khoẻ", "khỏe"), ("hoá", "hóa"), ("xoá", "xóa"), ("hoạ", "họa"),
+    ("loà", "lòa"), ("toả", "tỏa"), ("qúy", "quý"),
+])
+def test_tone_mark_placement_folds_to_one_form(new_style, old_style):
+    assert text.normalize(new_style) == old_style
+    assert text.normalize(old_style) == old_style
+
+
+@pytest.mark.parametrize("word", [
+    "người", "thuở", "huỳnh", "khuỷu", "xoáy", "hoài", "hoàng", "toán", "thuyền", "giữ", "gì", "già",
+    "quả", "quốc", "mưa", "cửa", "việt", "đội", "tuyển", "khuếch", "nguyễn", "giường", "ngoài", "yêu",
+])
+def test_correctly_placed_marks_are_left_alone(word):
+    assert text.normalize(word) == word
+
+
+def test_nfd_input_gives_nfc_output():
+    for word in ["Hoà Bình", "Việt Nam", "Đà Nẵng", "thuý kiều"]:
+        decomposed = unicodedata.normalize("NFD", word)
+        assert decomposed != word
+        result = text.normalize(decomposed)
+        assert unicodedata.is_normalized("NFC", result)
+        assert result == text.normalize(word)
+
+
+def test_mixed_case_and_whitespace():
+    assert text.normalize("  HOÀ   Bình\n\tViỆT NAM ") == "hòa bình việt nam"
+    assert text.normalize("ĐỘI TUYỂN") == "đội tuyển"
+
+
+def test_eth_lookalike_becomes_d_with_stroke():
+    assert text.normalize("Ðà Nẵng") == "đà nẵng"
+
+
+def test_numbers_and_punctuation():
+    assert text.phrases("Năm 2006, tỷ số 2-1; giá 3.500 đồng!") == [
+        ["năm", "0"], ["tỷ", "số", "0"], ["0"], ["giá", "0", "đồng"]]
+
+
+def test_tokens_are_unigrams_and_bigrams_within_phrases():
+    toks = text.tokens("Bóng đá Việt Nam. Hoà!")
+    assert toks == ["bóng", "đá", "việt", "nam", "bóng đá", "đá việt", "việt nam", "hòa"]
+    assert text.tokens("Bóng đá", bigrams=False) == ["bóng", "đá"]
+
+
+def test_non_vietnamese_words_are_kept_as_they_are():
+    assert text.normalize("Microsoft Windows Café") == "microsoft windows café"
+    assert text.syllables("e-mail") == ["e", "mail"]
+
+
+def test_segmentation_joins_words_when_pyvi_is_installed():
+    words = [w for phrase in text.segmented_phrases("Đội tuyển bóng đá Việt Nam") for w in phrase]
+    if text.segmenter_available():
+        assert "bóng_đá" in words
+    else:
+        assert words == ["đội", "tuyển", "bóng", "đá", "việt", "nam"]
+
+
+def test_analyzer_is_picklable():
+    import pickle
+
+    analyzer = pickle.loads(pickle.dumps(text.Analyzer(bigrams=False)))
+    assert analyzer("Hoà bình") == ["hòa", "bình"]
