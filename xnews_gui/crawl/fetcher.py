@@ -69,6 +69,9 @@ class Fetcher:
         self.limits = limits or FetchLimits()
         self.stop = stop or threading.Event()
         self.session = requests.Session()
+        # proxies from the environment are read once here, not on every request (a hot-path cost)
+        self.session.proxies.update(requests.utils.get_environ_proxies("http://example.com/") or {})
+        self.session.trust_env = False
         adapter = HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size, max_retries=0)
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
+import threading
 from pathlib import Path
 
 IMAGE_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
@@ -23,13 +23,24 @@ def image_file(root: Path, sha256: str, content_type: str) -> Path:
     return Path(root) / sha256[:2] / f"{sha256}.{ext}"
 
 
+_made_dirs: set[str] = set()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write via a temporary file and rename, so a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+    parent = str(path.parent)
+    if parent not in _made_dirs:
+        os.makedirs(parent, exist_ok=True)
+        _made_dirs.add(parent)
+    tmp = f"{path}.part-{os.getpid()}-{threading.get_ident()}"
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         try:
