@@ -1,0 +1,134 @@
+"""`train`, `evaluate` and `classify` through the real command line (xnews_gui.cli.main)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from xnews_gui.cli import main
+
+SAMPLE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "vntc" / "sample"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    if not SAMPLE.is_dir():
+        pytest.skip(f"VNTC sample not found at {SAMPLE} (../shared/data/vntc/sample)")
+    return SAMPLE
+
+
+@pytest.fixture(scope="module")
+def model_file(sample, tmp_path_factory):
+    data = tmp_path_factory.mktemp("xnews")
+    out = data / "m.joblib"
+    assert main(["--data-dir", str(data), "train", "--corpus", str(sample), "-o", str(out),
+                 "--max-features", "20000"]) == 0
+    return out
+
+
+def test_train_prints_scores_and_writes_model_and_card(model_file, capsys):
+    card = json.loads(model_file.with_name("m.card.json").read_text(encoding="utf-8"))
+    assert card["command"].startswith("python main.py train --corpus ")
+    assert "--max-features 20000" in card["command"]
+    assert card["training_set"]["test_split"] == "separate test set"
+    assert card["metrics"]["accuracy"] > 0.6
+
+
+def test_train_defaults_to_the_data_folder_and_holds_out_a_split(sample, tmp_path, capsys):
+    assert main(["--data-dir", str(tmp_path), "train", "--corpus", str(sample / "Train_Full"),
+                 "--max-features", "5000"]) == 0
+    out = capsys.readouterr().out
+    assert "micro avg" in out and "confusion matrix" in out
+    card = json.loads((tmp_path / "models" / "topic.card.json").read_text(encoding="utf-8"))
+    assert card["training_set"]["test_docs"] == 40  # 20% of 20 per topic
+
+
+def test_train_needs_a_source(tmp_path, capsys):
+    assert main(["--data-dir", str(tmp_path), "train"]) == 2
+    assert "--corpus" in capsys.readouterr().err
+
+
+def test_evaluate_prints_the_full_report(model_file, sample, tmp_path, capsys):
+    assert main(["--data-dir", str(tmp_path), "evaluate", str(model_file), "--corpus", str(sample)]) == 0
+    out = capsys.readouterr().out
+    for part in ("precision", "recall", "micro avg", "macro avg", "confusion matrix", "The thao"):
+        assert part in out
+    # training documents are never scored: evaluating on the training split leaves nothing
+    assert main(["--data-dir", str(tmp_path), "evaluate", str(model_file),
+                 "--corpus", str(sample / "Train_Full")]) == 2
+    assert "used in training" in capsys.readouterr().err
+
+
+def test_evaluate_without_corpus_shows_the_card_scores(model_file, tmp_path, capsys):
+    assert main(["--data-dir", str(tmp_path), "evaluate", str(model_file)]) == 0
+    assert "scores stored in the model card" in capsys.readouterr().out
+
+
+def test_classify_files_one_line_each(model_file, sample, tmp_path, capsys):
+    files = sorted((sample / "Test_Full" / "The thao").glob("*.txt"))[:3]
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(files[2], folder / "x.txt")
+    assert main(["--data-dir", str(tmp_path), "classify", str(model_file), str(files[0]), str(files[1]),
+                 str(folder)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3
+    topics = {p.name for p in (sample / "Train_Full").iterdir()}
+    for line, path in zip(lines, [files[0], files[1], folder / "x.txt"]):
+        name, label, confidence = line.split("\t")
+        assert name == str(path) and label in topics and 0 < float(confidence) <= 1
+
+
+def test_classify_bad_model_is_one_clear_line(tmp_path, capsys):
+    bad = tmp_path / "bad.joblib"
+    bad.write_bytes(b"garbage")
+    assert main(["--data-dir", str(tmp_path), "classify", str(bad), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def _store(label_fields, text, url):
+    from xnews_gui.store.models import Article
+
+    return Article.create(profile="demo", url=url, title=text[:40], body_text=text, content_hash=url,
+                          **label_fields)
+
+
+def test_classify_article_and_train_from_db(model_file, sample, tmp_path, capsys):
+    data = tmp_path / "data"
+    assert main(["--data-dir", str(data), "articles", "list"]) in (0, 1)  # creates the database
+    from xnews_gui.paths import database_path
+    from xnews_gui.store.db import close_database, open_database
+
+    open_database(database_path(data))
+    try:
+        ids = []
+        for i, path in enumerate(sorted((sample / "Train_Full" / "The thao").glob("*.txt"))[:6]):
+            ids.append(_store({"section_label": "The thao"}, path.read_text(encoding="utf-16"), f"http://x/t{i}").id)
+        for i, path in enumerate(sorted((sample / "Train_Full" / "Kinh doanh").glob("*.txt"))[:6]):
+            _store({"section_label": "The thao", "user_label": "Kinh doanh"}, path.read_text(encoding="utf-16"),
+                   f"http://x/k{i}")
+        _store({}, "không nhãn", "http://x/none")
+    finally:
+        close_database()
+    capsys.readouterr()
+    assert main(["--data-dir", str(data), "classify", str(model_file), "--article", str(ids[0]), "--save"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith(f"article:{ids[0]}\tThe thao\t")
+
+    out_model = tmp_path / "db.joblib"
+    assert main(["--data-dir", str(data), "train", "--from-db", "-o", str(out_model)]) == 0
+    out = capsys.readouterr().out
+    assert "12 labelled stored articles" in out
+    card = json.loads(out_model.with_name("db.card.json").read_text(encoding="utf-8"))
+    assert card["labels"] == ["Kinh doanh", "The thao"]  # the user's correction wins over the section
+    assert card["training_set"]["test_docs"] == 2
+
+    open_database(database_path(data))
+    try:
+        from xnews_gui.store import repo
+
+        assert repo.get_article(ids[0]).category == "The thao"
+    finally:
+        close_database()

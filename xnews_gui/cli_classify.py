@@ -1,0 +1,236 @@
+"""CLI for the topic classifier: train, evaluate, classify.
+
+    python main.py train [--corpus DIR] [--from-db] [-o MODEL]
+    python main.py evaluate MODEL [--corpus DIR]
+    python main.py classify MODEL PATH...        (one line per file: path<TAB>label<TAB>confidence)
+    python main.py classify MODEL --article ID [--save]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from .classify import ModelError, TopicClassifier, TrainConfig, corpus
+from .classify.training import evaluate, train
+from .paths import RESOURCES, models_dir
+
+BUNDLED_MODEL = RESOURCES / "model" / "topic.joblib"
+
+
+def default_model(data_dir: Path) -> Path:
+    return models_dir(Path(data_dir)) / "topic.joblib"
+
+
+def register(subparsers) -> None:
+    x = subparsers.add_parser("train", help="train the MaxEnt topic model",
+                              description="Train the topic model from a corpus folder <topic>/<file>.txt "
+                              "(or one holding Train_Full/Test_Full, folders or .tar.xz) and/or the stored "
+                              "articles labelled by the user's corrections or their site section.")
+    x.add_argument("--corpus", metavar="DIR", help="corpus folder or archive")
+    x.add_argument("--from-db", action=_NeedsDb, nargs=0, default=False,
+                   help="add stored articles (user label, else section label)")
+    x.add_argument("-o", "--output", metavar="MODEL", help="model file (default: <data>/models/topic.joblib)")
+    x.add_argument("--max-features", type=int, default=TrainConfig.max_features,
+                   help="keep the N most frequent terms (0: all; default %(default)s)")
+    x.add_argument("--min-df", type=int, default=TrainConfig.min_df, help="ignore terms in fewer documents")
+    x.add_argument("--C", type=float, default=TrainConfig.C, help="inverse regularisation strength")
+    x.add_argument("--segment", action="store_true", help="pyvi word segmentation (needs pyvi; slower)")
+    x.add_argument("--test-fraction", type=float, default=0.2,
+                   help="held-out share when the corpus has no separate test split")
+    x.add_argument("--limit-per-label", type=int, default=None, help=argparse.SUPPRESS)
+    x.add_argument("--cache", metavar="DIR", help="where archives are unpacked (default: <data>/cache/corpora)")
+    x.set_defaults(func=cmd_train, needs_db=False)
+
+    x = subparsers.add_parser("evaluate", help="per-class P/R/F1, micro/macro averages, confusion matrix")
+    x.add_argument("model", metavar="MODEL")
+    x.add_argument("--corpus", metavar="DIR", help="score on this corpus (its test split when it has one); "
+                   "without it, print the scores stored in the model card")
+    x.add_argument("--cache", metavar="DIR", help="where archives are unpacked")
+    x.set_defaults(func=cmd_evaluate, needs_db=False)
+
+    x = subparsers.add_parser("classify", help="label text files or a stored article with a topic")
+    x.add_argument("model", metavar="MODEL")
+    x.add_argument("paths", metavar="PATH", nargs="*", help="text files, or folders of .txt files")
+    x.add_argument("--article", type=int, metavar="ID", action=_NeedsDb, help="a stored article's id")
+    x.add_argument("--save", action="store_true", help="with --article: store the label on the article")
+    x.set_defaults(func=cmd_classify, needs_db=False)
+
+
+class _NeedsDb(argparse.Action):
+    """Store the value and ask the main CLI to open the database."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+        namespace.needs_db = True
+
+
+# --- train ---------------------------------------------------------------------------------
+def cmd_train(args) -> int:
+    if not args.corpus and not args.from_db:
+        print("error: give --corpus DIR and/or --from-db", file=sys.stderr)
+        return 2
+    cache = Path(args.cache) if args.cache else Path(args.data_dir) / "cache" / "corpora"
+    train_docs: list[corpus.Doc] = []
+    test_docs = None
+    sources = []
+    try:
+        if args.corpus:
+            train_dir, test_dir = corpus.find_splits(Path(args.corpus), cache)
+            train_docs = corpus.load_folder(train_dir, args.limit_per_label)
+            if test_dir is not None:
+                test_docs = corpus.load_folder(test_dir, args.limit_per_label)
+            sources.append(f"corpus {Path(args.corpus).name}")
+        if args.from_db:
+            stored = db_training_docs()
+            print(f"{len(stored)} labelled stored articles")
+            train_docs.extend(stored)
+            sources.append("stored articles (user label, else section label)")
+    except corpus.CorpusError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    data = corpus.build(train_docs, test_docs, test_fraction=args.test_fraction, source=" + ".join(sources))
+    if len(data.labels) < 2:
+        print("error: training needs documents of at least two topics", file=sys.stderr)
+        return 2
+    config = TrainConfig(max_features=args.max_features or None, min_df=args.min_df, C=args.C,
+                         segment=args.segment)
+    output = Path(args.output) if args.output else default_model(args.data_dir)
+    d = data.description
+    print(f"training on {d['train_docs']} documents, {len(data.labels)} topics "
+          f"(removed {d['duplicates_removed_train']} duplicates); testing on {d['test_docs']} "
+          f"(removed {d['duplicates_removed_test']} duplicates, {d['test_overlap_removed']} also in train)")
+    model, scores = train(data, config, progress=_print_progress, command=_command_line(args))
+    model.save(output)
+    print(f"model saved to {output} ({output.stat().st_size / 1e6:.1f} MB), "
+          f"{model.card['features']} features, {model.card['train_seconds']} s")
+    if scores is not None:
+        print(scores.format())
+    return 0
+
+
+def _print_progress(fraction: float, message: str) -> None:
+    print(f"[{fraction * 100:3.0f}%] {message}", flush=True)
+
+
+def _command_line(args) -> str:
+    """The train command as typed (reproducibility note for the card), without data-folder paths."""
+    parts = ["python", "main.py", "train"]
+    if args.corpus:
+        parts += ["--corpus", str(args.corpus)]
+    if args.from_db:
+        parts.append("--from-db")
+    if args.output:
+        parts += ["-o", str(args.output)]
+    for flag, value, default in (("--max-features", args.max_features, TrainConfig.max_features),
+                                 ("--min-df", args.min_df, TrainConfig.min_df), ("--C", args.C, TrainConfig.C),
+                                 ("--test-fraction", args.test_fraction, 0.2)):
+        if value != default:
+            parts += [flag, str(value)]
+    if args.segment:
+        parts.append("--segment")
+    return shlex.join(parts)
+
+
+def article_text(article) -> str:
+    """What the classifier reads of a stored article (the crawler sends the same)."""
+    return "\n".join(part for part in (article.title, article.summary, article.body_text) if part)
+
+
+def db_training_docs() -> list[corpus.Doc]:
+    """Stored articles labelled by the user's correction, else by their site section."""
+    from .store.models import Article
+
+    docs = []
+    query = Article.select().where(Article.user_label.is_null(False) | Article.section_label.is_null(False))
+    for a in query.order_by(Article.id):
+        label = (a.user_label or a.section_label or "").strip()
+        text = article_text(a)
+        if label and text.strip():
+            docs.append(corpus.Doc(text, label, f"article:{a.id}"))
+    return docs
+
+
+# --- evaluate ----------------------------------------------------------------------------------
+def _load(path: str) -> TopicClassifier | None:
+    try:
+        return TopicClassifier.load(Path(path))
+    except ModelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def cmd_evaluate(args) -> int:
+    model = _load(args.model)
+    if model is None:
+        return 2
+    if not args.corpus:
+        stored = model.card.get("metrics")
+        if not stored:
+            print("error: the model card has no scores; give --corpus DIR", file=sys.stderr)
+            return 2
+        from .classify.metrics import Report
+
+        print(f"scores stored in the model card ({stored.get('on', 'held-out documents')}):")
+        print(Report.from_dict(stored).format())
+        return 0
+    cache = Path(args.cache) if args.cache else Path(args.data_dir) / "cache" / "corpora"
+    try:
+        train_dir, test_dir = corpus.find_splits(Path(args.corpus), cache)
+        docs = corpus.load_folder(test_dir or train_dir)
+    except corpus.CorpusError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    docs, dups = corpus.dedup(docs)
+    docs, seen = corpus.remove_known(docs, {int(k) for k in model.train_keys})
+    if not docs:
+        print("error: every document of that corpus was used in training", file=sys.stderr)
+        return 2
+    print(f"{len(docs)} documents ({dups} duplicates and {seen} documents seen in training removed)")
+    print(evaluate(model, docs).format())
+    return 0
+
+
+# --- classify ------------------------------------------------------------------------------------
+def _expand(paths: list[str]) -> list[Path]:
+    out = []
+    for p in map(Path, paths):
+        out.extend(sorted(q for q in p.rglob("*.txt") if q.is_file()) if p.is_dir() else [p])
+    return out
+
+
+def cmd_classify(args) -> int:
+    if not args.paths and args.article is None:
+        print("error: give PATH... or --article ID", file=sys.stderr)
+        return 2
+    model = _load(args.model)
+    if model is None:
+        return 2
+    status = 0
+    if args.article is not None:
+        from .store import repo
+
+        article = repo.get_article(args.article)
+        if article is None:
+            print(f"error: no article with id {args.article}", file=sys.stderr)
+            return 2
+        label, confidence = model.predict(article_text(article))
+        print(f"article:{article.id}\t{label}\t{confidence:.4f}")
+        if args.save:
+            repo.set_category(article.id, label, confidence)
+    files = _expand(args.paths)
+    batch = 256
+    for i in range(0, len(files), batch):
+        chunk, texts = [], []
+        for path in files[i : i + batch]:
+            try:
+                texts.append(corpus.read_text(path))
+                chunk.append(path)
+            except OSError as exc:
+                print(f"error: {path}: {exc.strerror or exc}", file=sys.stderr)
+                status = 1
+        for path, (label, confidence) in zip(chunk, model.predict_many(texts)):
+            print(f"{path}\t{label}\t{confidence:.4f}")
+    return status
