@@ -135,7 +135,7 @@ def test_import_conf_errors_are_clear(cli, tmp_path):
     bad = tmp_path / "x.conf"
     bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
     code, _, err = cli("import-conf", str(bad))
-    assert code == 2 and "line 1: expected the number of sources" in err
+    assert code == 2 and "not an xnews.conf: the file holds binary data" in err
     bad.write_text("3\nhttp://a.vn/\n~x~\n", encoding="utf-8")
     code, _, err = cli("import-conf", str(bad))
     assert code == 2 and "announces 3 source(s)" in err

@@ -10,8 +10,6 @@ import json
 import re
 from typing import Iterable
 
-from peewee import IntegrityError
-
 from ..core.extract import Article as ExtractedArticle
 from ..core.profile import Profile
 from ..core.urls import UrlError, canonical
@@ -60,22 +58,24 @@ def store_article(
     """
     url = canonical(article.url)
     content_hash = article.content_hash
+    # raw SQL: this runs once per crawled article and peewee's model layer tripled its cost
     with write_lock, database.atomic():
-        existing = Article.get_or_none(Article.url == url)
-        if existing is None and article.body_text:
-            existing = Article.get_or_none((Article.content_hash == content_hash) & (Article.profile == profile))
-        if existing is not None:
-            return existing.id, False
-        try:
-            row = Article.create(
-                profile=profile, url=url, title=article.title, summary=article.summary,
-                image_url=article.image, body_html=article.body_html, body_text=article.body_text,
-                author=article.author, published=article.date, content_hash=content_hash,
-                category=category, confidence=confidence, section_label=section_label, run=run_id,
-            )
-        except IntegrityError:
-            return Article.get(Article.url == url).id, False
-    return row.id, True
+        if article.body_text:
+            row = database.execute_sql(
+                "SELECT id FROM article WHERE content_hash = ? AND profile = ? LIMIT 1", (content_hash, profile)
+            ).fetchone()
+            if row is not None:
+                return row[0], False
+        cursor = database.execute_sql(
+            "INSERT INTO article (profile, url, title, summary, image_url, body_html, body_text, author, published, "
+            "fetched_at, content_hash, category, confidence, section_label, run_id, read, starred) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0) ON CONFLICT(url) DO NOTHING",
+            (profile, url, article.title, article.summary, article.image, article.body_html, article.body_text,
+             article.author, article.date, str(utcnow()), content_hash, category, confidence, section_label, run_id),
+        )
+        if cursor.rowcount == 1:
+            return cursor.lastrowid, True
+        return database.execute_sql("SELECT id FROM article WHERE url = ?", (url,)).fetchone()[0], False
 
 
 def known_urls(urls: Iterable[str]) -> set[str]:
