@@ -135,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "needs_db", False):
             _open_db(args.data_dir)
         return int(args.func(args) or 0)
+    except BrokenPipeError:  # `xnews search ... | head`: the reader left, nothing to report
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (CliError, DataDirError, ProfileError, RuleError, OSError, ValueError) as exc:
         print(f"error: {_describe(exc)}", file=sys.stderr)
         return 2
