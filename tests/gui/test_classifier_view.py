@@ -1,0 +1,136 @@
+"""The Classifier screen, driven with real clicks: card, scores, heat map, topics, hide, Retrain."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QPoint, Qt  # noqa: E402
+
+from xnews_gui.classify import TopicClassifier, TrainConfig, corpus, train  # noqa: E402
+from xnews_gui.ui.classifier_view import ClassifierView  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "vntc" / "sample"
+SHOTS = Path(os.environ.get("XNEWS_SHOTS", "")) if os.environ.get("XNEWS_SHOTS") else None
+
+
+@pytest.fixture(scope="module")
+def small_model(tmp_path_factory):
+    if not SAMPLE.is_dir():
+        pytest.skip(f"VNTC sample not found at {SAMPLE} (../shared/data/vntc/sample)")
+    # trained on part of the sample so that Retrain (on all of it) has something to improve
+    data = corpus.build(corpus.load_folder(SAMPLE / "Train_Full", limit_per_label=4),
+                        corpus.load_folder(SAMPLE / "Test_Full"), source="vntc sample, 4 per topic")
+    model, _ = train(data, TrainConfig(max_features=5000, min_df=1))
+    return model.save(tmp_path_factory.mktemp("model") / "topic.joblib")
+
+
+@pytest.fixture
+def view(qtbot, small_model, tmp_path):
+    calls = []
+    v = ClassifierView(small_model, tmp_path / "data", label_counts=[("The thao", 12), ("Kinh doanh", 5),
+                                                                      ("Tech", 2)],
+                       hidden={"Vi tinh"}, on_hidden_changed=lambda name, hidden: calls.append((name, hidden)),
+                       training_docs=lambda: [], corpus_dir=SAMPLE)
+    v.calls = calls
+    qtbot.addWidget(v)
+    v.resize(1200, 760)
+    v.show()
+    qtbot.waitUntil(lambda: v.counts_table.rowCount() > 0, timeout=5000)
+    return v
+
+
+def test_shows_card_scores_heat_map_and_topics(view):
+    card = TopicClassifier.load(view.model_path).card
+    assert view.card_fields["Accuracy"].text() == f"{card['metrics']['accuracy']:.4f}"
+    assert "MaxEnt" in view.card_fields["Model"].text()
+    assert view.scores_table.rowCount() == 12  # 10 topics + micro + macro
+    assert view.scores_table.item(10, 0).text() == "micro avg"
+    assert view.heatmap.rowCount() == 10 and view.heatmap.columnCount() == 10
+    assert view.heatmap.horizontalHeaderItem(0).text() == "CTXH"
+    matrix = card["metrics"]["confusion_matrix"]
+    assert view.heatmap.item(0, 0).text() == (str(matrix[0][0]) if matrix[0][0] else "")
+    rows = view.label_distribution()
+    assert rows[0] == ("The thao", 12, False) and rows[1] == ("Kinh doanh", 5, False)
+    assert ("Vi tinh", 0, True) in rows and ("Tech", 2, False) in rows  # every model topic is listed
+    assert len(rows) == 11
+
+
+def _click_hide_box(qtbot, view, label):
+    table = view.counts_table
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == label)
+    rect = table.visualItemRect(table.item(row, 2))
+    # the check box sits at the left of the cell
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 10, rect.center().y()))
+
+
+def test_marking_a_topic_not_interested_calls_back(qtbot, view):
+    seen = []
+    view.hiddenChanged.connect(lambda name, hidden: seen.append((name, hidden)))
+    _click_hide_box(qtbot, view, "The thao")
+    assert view.calls == [("The thao", True)] and seen == [("The thao", True)]
+    assert "The thao" in view.hidden
+    _click_hide_box(qtbot, view, "Vi tinh")
+    assert view.calls[-1] == ("Vi tinh", False)
+    assert "hidden" in view.status.text() or "shown" in view.status.text()
+
+
+def test_retrain_shows_progress_and_before_after(qtbot, view, tmp_path):
+    progress = []
+    view.progress.valueChanged.connect(progress.append)
+    with qtbot.waitSignal(view.modelChanged, timeout=60000) as changed:
+        qtbot.mouseClick(view.retrain_button, Qt.MouseButton.LeftButton)
+        assert view.retrain_button.text() == "Cancel" and view.progress.isVisible()
+    qtbot.waitUntil(lambda: not view.retraining, timeout=10000)
+    new_path = changed.args[0]
+    assert new_path == tmp_path / "data" / "models" / "topic.joblib" and new_path.is_file()
+    assert view.model_path == new_path
+    assert progress and max(progress) >= 90
+    text = view.status.text()
+    assert "before: accuracy" in text and "after: accuracy" in text, text
+    card = TopicClassifier.load(new_path).card
+    assert card["training_set"]["train_docs"] > 150  # the whole sample, not 4 per topic
+    assert card["config"]["max_features"] == 5000  # settings carried over from the old model
+    qtbot.waitUntil(lambda: view.card_fields["Accuracy"].text() == f"{card['metrics']['accuracy']:.4f}")
+    assert view.retrain_button.text() == "Retrain" and not view.progress.isVisible()
+    if SHOTS:
+        view.grab().save(str(SHOTS / "classifier_view.png"))
+
+
+def test_cancel_leaves_the_model_unchanged(qtbot, view, tmp_path):
+    qtbot.mouseClick(view.retrain_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(view.retrain_button, Qt.MouseButton.LeftButton)  # now "Cancel"
+    qtbot.waitUntil(lambda: not view.retraining, timeout=60000)
+    assert "cancelled" in view.status.text()
+    assert not (tmp_path / "data" / "models" / "topic.joblib").exists()
+
+
+def test_a_broken_model_is_explained_not_raised(qtbot, tmp_path):
+    bad = tmp_path / "topic.joblib"
+    bad.write_bytes(b"not a model")
+    v = ClassifierView(bad, tmp_path, label_counts=[], hidden=set(), training_docs=lambda: [])
+    qtbot.addWidget(v)
+    qtbot.waitUntil(lambda: "damaged or not a model" in v.card_fields["Model"].text(), timeout=5000)
+    assert v.scores_table.rowCount() == 0 and v.card_fields["Accuracy"].text() == "–"
+    # retraining with nothing to train on fails with a message, not a crash
+    v.set_corpus_dir(None)
+    qtbot.mouseClick(v.retrain_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not v.retraining, timeout=10000)
+    assert "nothing to train on" in v.status.text()
+
+
+def test_uses_the_open_database_by_default(qtbot, make_articles, small_model, tmp_path):
+    from xnews_gui.store import repo
+
+    make_articles(3, category="The thao")
+    make_articles(1, category="Kinh doanh")
+    repo.set_category_hidden("Kinh doanh", True)
+    v = ClassifierView(small_model, tmp_path)
+    qtbot.addWidget(v)
+    qtbot.waitUntil(lambda: v.counts_table.rowCount() > 0, timeout=5000)
+    rows = v.label_distribution()
+    assert rows[0] == ("The thao", 3, False) and ("Kinh doanh", 1, True) in rows
+    v.set_hidden("The thao", True)
+    assert repo.hidden_categories() == {"Kinh doanh", "The thao"}

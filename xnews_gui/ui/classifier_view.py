@@ -1,0 +1,509 @@
+"""The Classifier screen: model card, per-class scores, confusion-matrix heat map, stored topics, Retrain.
+
+``ClassifierView(model_path, data_dir, parent=None, *, label_counts=None, hidden=None,
+on_hidden_changed=None, training_docs=None, corpus_dir=None)``
+
+Hooks (all optional; without them the view uses the open database, and does without
+it when none is open):
+
+- ``label_counts``: a list of ``(label, count)`` or a callable returning one -- the topics
+  of stored articles. Called in a worker thread by ``refresh()``.
+- ``hidden``: a set of topic names, or a callable returning one -- the topics marked
+  "not interested".
+- ``on_hidden_changed(name, hidden)``: called on the GUI thread when the user ticks or
+  unticks "Not interested"; the ``hiddenChanged`` signal carries the same.
+- ``training_docs``: a callable returning ``classify.Doc``s (stored articles labelled by
+  the user's correction, else their section); called in the Retrain worker.
+- ``corpus_dir``: the corpus folder Retrain starts from (the "Corpus..." button changes it
+  and remembers it in QSettings).
+
+Signals: ``modelChanged(Path)`` after a retrained model is saved (to
+``<data_dir>/models/topic.joblib``; reload the crawler's classifier then),
+``retrainFinished(object)`` with the ``RetrainResult``, ``hiddenChanged(str, bool)``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Callable, Iterable
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..classify import ModelError, TopicClassifier
+from ..classify.model import card_path
+from ..classify.retrain import Cancelled, retrain
+from ..paths import models_dir
+from . import workers
+
+SETTINGS_CORPUS = "classifier/corpus_dir"
+
+
+def _short_name(label: str) -> str:
+    """Column header for the heat map: initials of a multi-word topic ("The thao" -> "TT")."""
+    words = label.split()
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else label[:4]
+
+
+def _read_card(model_path: Path) -> dict:
+    """The card beside the model (fast), else the one inside it (loads the model)."""
+    side = card_path(model_path)
+    if side.is_file():
+        try:
+            return json.loads(side.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    return TopicClassifier.load(model_path).card
+
+
+def _store_label_counts() -> list[tuple[str, int]]:
+    from peewee import fn
+
+    from ..store.models import Article, database
+
+    if database.obj is None:
+        return []
+    query = (Article.select(Article.category, fn.COUNT(Article.id).alias("n"))
+             .where(Article.category.is_null(False)).group_by(Article.category))
+    return [(row.category, row.n) for row in query]
+
+
+def _store_hidden() -> set[str]:
+    from ..store import repo
+    from ..store.models import database
+
+    return repo.hidden_categories() if database.obj is not None else set()
+
+
+def _store_set_hidden(name: str, hidden: bool) -> None:
+    from ..store import repo
+    from ..store.models import database
+
+    if database.obj is not None:
+        repo.set_category_hidden(name, hidden)
+
+
+def _store_training_docs():
+    from ..store.models import database
+
+    if database.obj is None:
+        return []
+    from ..cli_classify import db_training_docs
+
+    return db_training_docs()
+
+
+def _callable(value, default):
+    if value is None:
+        return default
+    return value if callable(value) else (lambda: value)
+
+
+class ConfusionHeatMap(QTableWidget):
+    """Rows: true topic; columns: predicted. Shade = share of the row (recall view), text = count."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeader().setMinimumSectionSize(28)
+        self.verticalHeader().setMinimumSectionSize(18)
+        self.setShowGrid(False)
+
+    def set_matrix(self, labels: list[str], matrix: list[list[int]]) -> None:
+        self.clear()
+        self.setRowCount(len(labels))
+        self.setColumnCount(len(labels))
+        self.setVerticalHeaderLabels(labels)
+        self.setHorizontalHeaderLabels([_short_name(x) for x in labels])
+        for j, label in enumerate(labels):
+            self.horizontalHeaderItem(j).setToolTip(f"predicted: {label}")
+        for i, row in enumerate(matrix):
+            total = sum(row) or 1
+            for j, n in enumerate(row):
+                share = n / total
+                item = QTableWidgetItem(str(n) if n else "")
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                item.setToolTip(f"true {labels[i]}, predicted {labels[j]}: {n} ({share:.1%} of {labels[i]})")
+                base = QColor(46, 125, 50) if i == j else QColor(198, 40, 40)
+                strength = share if i == j else min(1.0, share * 4)  # make small confusions visible
+                color = QColor(255 - int((255 - base.red()) * strength), 255 - int((255 - base.green()) * strength),
+                               255 - int((255 - base.blue()) * strength))
+                item.setBackground(QBrush(color))
+                item.setForeground(QBrush(QColor("white") if strength > 0.55 else QColor("black")))
+                self.setItem(i, j, item)
+
+
+class ClassifierView(QWidget):
+    modelChanged = Signal(Path)
+    retrainFinished = Signal(object)
+    hiddenChanged = Signal(str, bool)
+
+    COUNT_COLUMNS = ("Topic", "Stored articles", "Not interested")
+    SCORE_COLUMNS = ("Topic", "Precision", "Recall", "F1", "Support")
+
+    def __init__(self, model_path: Path, data_dir: Path, parent=None, *,
+                 label_counts: Iterable[tuple[str, int]] | Callable | None = None,
+                 hidden: set[str] | Callable | None = None,
+                 on_hidden_changed: Callable[[str, bool], None] | None = None,
+                 training_docs: Callable | None = None, corpus_dir: Path | None = None):
+        super().__init__(parent)
+        self.model_path = Path(model_path)
+        self.data_dir = Path(data_dir)
+        self._label_counts = _callable(label_counts, _store_label_counts)
+        self._hidden_source = _callable(hidden, _store_hidden)
+        self._on_hidden_changed = on_hidden_changed if on_hidden_changed is not None else (
+            _store_set_hidden if hidden is None else None)
+        self._training_docs = training_docs if training_docs is not None else _store_training_docs
+        stored = QSettings().value(SETTINGS_CORPUS, "")
+        self.corpus_dir: Path | None = Path(corpus_dir) if corpus_dir else (Path(stored) if stored else None)
+        self.card: dict = {}
+        self.hidden: set[str] = set()
+        self._worker: workers.Worker | None = None
+        self._refresh_worker: workers.Worker | None = None
+        self._filling = False
+        self._build()
+        self.refresh()
+
+    # --- layout -------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.title = QLabel("<b>Topic model</b>")
+        self.path_label = QLabel()
+        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.path_label.setStyleSheet("color: palette(mid);")
+        self.corpus_button = QPushButton("Corpus…", toolTip="The labelled corpus folder Retrain starts from")
+        self.corpus_button.clicked.connect(self.choose_corpus)
+        self.retrain_button = QPushButton("Retrain", toolTip="Train a new model on the corpus and the articles "
+                                          "labelled by you or by their site section")
+        self.retrain_button.clicked.connect(self._retrain_clicked)
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.clicked.connect(self.refresh)
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addWidget(self.path_label, 1)
+        for b in (self.refresh_button, self.corpus_button, self.retrain_button):
+            top.addWidget(b)
+
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setVisible(False)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.progress)
+
+        # left: card and stored topics
+        self.card_box = QGroupBox("Model card")
+        self.card_form = QFormLayout(self.card_box)
+        self.card_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        self.card_fields: dict[str, QLabel] = {}
+        for key in ("Model", "Topics", "Features", "Training set", "Test set", "Accuracy", "Macro-F1",
+                    "Trained", "Libraries", "Command"):
+            value = QLabel("–")
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.card_fields[key] = value
+            self.card_form.addRow(key + ":", value)
+
+        self.counts_table = QTableWidget(0, len(self.COUNT_COLUMNS))
+        self.counts_table.setHorizontalHeaderLabels(self.COUNT_COLUMNS)
+        self.counts_table.verticalHeader().setVisible(False)
+        self.counts_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.counts_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.counts_table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.counts_table.itemChanged.connect(self._hidden_item_changed)
+        counts_box = QGroupBox("Stored articles by topic")
+        QVBoxLayout(counts_box).addWidget(self.counts_table)
+        card_scroll = QScrollArea()
+        card_scroll.setWidgetResizable(True)
+        card_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        card_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        card_scroll.setWidget(self.card_box)
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(card_scroll)
+        left.addWidget(counts_box)
+        left.setStretchFactor(0, 3)
+        left.setStretchFactor(1, 2)
+
+        # right: per-class scores and the heat map
+        self.scores_table = QTableWidget(0, len(self.SCORE_COLUMNS))
+        self.scores_table.setHorizontalHeaderLabels(self.SCORE_COLUMNS)
+        self.scores_table.verticalHeader().setVisible(False)
+        self.scores_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.scores_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        scores_box = QGroupBox("Per-class precision / recall / F1 (held-out test set)")
+        QVBoxLayout(scores_box).addWidget(self.scores_table)
+        self.heatmap = ConfusionHeatMap()
+        heat_box = QGroupBox("Confusion matrix (rows: true topic, columns: predicted)")
+        QVBoxLayout(heat_box).addWidget(self.heatmap)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(scores_box)
+        right.addWidget(heat_box)
+
+        row_height = self.fontMetrics().height() + 8
+        for table in (self.counts_table, self.scores_table):
+            table.verticalHeader().setDefaultSectionSize(row_height)
+            table.setAlternatingRowColors(True)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        layout.addWidget(line)
+        layout.addWidget(split, 1)
+        layout.addLayout(status_row)
+
+    # --- data ---------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Re-read the model card, stored topic counts and hidden topics (in a worker)."""
+        if self._refresh_worker is not None:
+            return
+        path, counts, hidden = self.model_path, self._label_counts, self._hidden_source
+
+        def load():
+            result = {"counts": [], "hidden": set(), "card": {}, "error": ""}
+            try:
+                result["card"] = _read_card(path)
+            except ModelError as exc:
+                result["error"] = str(exc)
+            result["counts"] = list(counts())
+            result["hidden"] = set(hidden())
+            return result
+
+        worker = workers.Worker(load)
+        worker.signals.result.connect(self._apply)
+        worker.signals.error.connect(lambda msg: self.status.setText(f"Could not read: {msg}"))
+        worker.signals.finished.connect(self._refresh_done)
+        self._refresh_worker = workers.start(worker)
+
+    def _refresh_done(self) -> None:
+        self._refresh_worker = None
+
+    def _apply(self, result: dict) -> None:
+        self.card = result["card"]
+        self.hidden = set(result["hidden"])
+        self._show_card()
+        self._show_counts(result["counts"])
+        if result["error"]:
+            self.card_fields["Model"].setText(f"<span style='color:#c62828'>{html.escape(result['error'])}</span>")
+
+    def _show_card(self) -> None:
+        card = self.card
+        self.path_label.setText(str(self.model_path))
+        f = self.card_fields
+        if not card:
+            for value in f.values():
+                value.setText("–")
+            self.scores_table.setRowCount(0)
+            self.heatmap.set_matrix([], [])
+            return
+        ts = card.get("training_set", {})
+        m = card.get("metrics") or {}
+        f["Model"].setText(card.get("model", "–"))
+        f["Topics"].setText(f"{len(card.get('labels', []))}: " + ", ".join(card.get("labels", [])))
+        f["Features"].setText(f"{card.get('features', '–'):,}" if isinstance(card.get("features"), int) else "–")
+        f["Training set"].setText(f"{ts.get('train_docs', '–')} documents from {ts.get('source') or 'unknown'}"
+                                  f" ({ts.get('duplicates_removed_train', 0)} duplicates removed)")
+        f["Test set"].setText(f"{ts.get('test_docs', '–')} documents ({ts.get('test_split', '')}; "
+                              f"{ts.get('test_overlap_removed', 0)} also in training removed)")
+        f["Accuracy"].setText(f"{m['accuracy']:.4f}" if "accuracy" in m else "–")
+        f["Macro-F1"].setText(f"{m['macro']['f1']:.4f}" if "macro" in m else "–")
+        f["Trained"].setText(f"{card.get('created', '–')} in {card.get('train_seconds', '–')} s")
+        v = card.get("versions", {})
+        f["Libraries"].setText(", ".join(f"{k} {v[k]}" for k in ("scikit-learn", "numpy", "python") if k in v) or "–")
+        f["Command"].setText(card.get("command", "–"))
+        self._show_scores(m)
+
+    def _show_scores(self, m: dict) -> None:
+        rows = list(m.get("per_class", []))
+        averages = [("micro avg", m.get("micro")), ("macro avg", m.get("macro"))]
+        self.scores_table.setRowCount(len(rows) + sum(1 for _, a in averages if a))
+        r = 0
+        for row in rows:
+            self._score_row(r, row["label"], row["precision"], row["recall"], row["f1"], row["support"])
+            r += 1
+        total = sum(row["support"] for row in rows)
+        for name, avg in averages:
+            if avg:
+                self._score_row(r, name, avg["precision"], avg["recall"], avg["f1"], total, bold=True)
+                r += 1
+        if m.get("confusion_matrix"):
+            self.heatmap.set_matrix(list(m["labels"]), m["confusion_matrix"])
+        else:
+            self.heatmap.set_matrix([], [])
+
+    def _score_row(self, r, label, p, rec, f1, support, bold=False) -> None:
+        values = [label, f"{p:.3f}", f"{rec:.3f}", f"{f1:.3f}", str(support)]
+        for c, text in enumerate(values):
+            item = QTableWidgetItem(text)
+            if c:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if bold:
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.scores_table.setItem(r, c, item)
+
+    def _show_counts(self, counts: list[tuple[str, int]]) -> None:
+        merged = {label: 0 for label in self.card.get("labels", [])}
+        for label, n in counts:
+            merged[label] = merged.get(label, 0) + int(n)
+        for name in self.hidden:
+            merged.setdefault(name, 0)
+        self._filling = True
+        try:
+            self.counts_table.setRowCount(len(merged))
+            for r, (label, n) in enumerate(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))):
+                self.counts_table.setItem(r, 0, QTableWidgetItem(label))
+                count = QTableWidgetItem(str(n))
+                count.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.counts_table.setItem(r, 1, count)
+                check = QTableWidgetItem("hide")
+                check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+                check.setCheckState(Qt.CheckState.Checked if label in self.hidden else Qt.CheckState.Unchecked)
+                check.setData(Qt.ItemDataRole.UserRole, label)
+                check.setToolTip(f"Hide articles about {label} (not interested)")
+                self.counts_table.setItem(r, 2, check)
+        finally:
+            self._filling = False
+
+    def label_distribution(self) -> list[tuple[str, int, bool]]:
+        """(topic, stored articles, hidden) as shown, top to bottom."""
+        t = self.counts_table
+        return [(t.item(r, 0).text(), int(t.item(r, 1).text()),
+                 t.item(r, 2).checkState() == Qt.CheckState.Checked) for r in range(t.rowCount())]
+
+    def _hidden_item_changed(self, item: QTableWidgetItem) -> None:
+        if self._filling or item.column() != 2:
+            return
+        name = item.data(Qt.ItemDataRole.UserRole)
+        hidden = item.checkState() == Qt.CheckState.Checked
+        self.set_hidden(name, hidden)
+
+    def set_hidden(self, name: str, hidden: bool) -> None:
+        """Mark a topic "not interested" (or not): the callback, then ``hiddenChanged``."""
+        if hidden == (name in self.hidden):
+            return
+        (self.hidden.add if hidden else self.hidden.discard)(name)
+        if self._on_hidden_changed is not None:
+            try:
+                self._on_hidden_changed(name, hidden)
+            except Exception as exc:  # noqa: BLE001 - tell the user, keep the screen alive
+                self.status.setText(f"Could not save '{name}': {type(exc).__name__}: {exc}")
+        self.hiddenChanged.emit(name, hidden)
+        self.status.setText(f"Articles about {name} are {'hidden' if hidden else 'shown again'}.")
+
+    # --- retrain ------------------------------------------------------------------------------
+    def choose_corpus(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Corpus folder (<topic>/<file>.txt)",
+                                                  str(self.corpus_dir or Path.home()))
+        if folder:
+            self.set_corpus_dir(Path(folder))
+
+    def set_corpus_dir(self, folder: Path | None) -> None:
+        self.corpus_dir = Path(folder) if folder else None
+        QSettings().setValue(SETTINGS_CORPUS, str(self.corpus_dir or ""))
+        self.status.setText(f"Retrain will start from {self.corpus_dir}." if self.corpus_dir
+                            else "Retrain will use stored articles only.")
+
+    @property
+    def retraining(self) -> bool:
+        return self._worker is not None
+
+    def _retrain_clicked(self) -> None:
+        if self._worker is not None:
+            self._worker.abort()
+            self.retrain_button.setEnabled(False)
+            self.status.setText("Stopping after the current step…")
+        else:
+            self.start_retrain()
+
+    def start_retrain(self) -> None:
+        if self._worker is not None:
+            return
+        old, out = self.model_path, models_dir(self.data_dir) / "topic.joblib"
+        corpus_dir, docs = self.corpus_dir, self._training_docs
+        cache = self.data_dir / "cache" / "corpora"
+
+        def job(worker):
+            return retrain(old, out, corpus_dir=corpus_dir, extra_docs=list(docs() or []), cache_dir=cache,
+                           progress=lambda f, msg: worker.signals.progress.emit((f, msg)),
+                           should_stop=lambda: worker.aborted)
+
+        worker = workers.Worker(job)
+        worker.signals.progress.connect(self._retrain_progress)
+        worker.signals.result.connect(self._retrain_done)
+        worker.signals.error.connect(self._retrain_failed)
+        worker.signals.finished.connect(self._retrain_finished)
+        self.retrain_button.setText("Cancel")
+        self.progress.setValue(0)
+        self.progress.setVisible(True)
+        self.status.setText("Retraining…")
+        self._worker = workers.start(worker, workers.crawl_pool())  # long job: keep the query pool free
+
+    def _retrain_progress(self, update) -> None:
+        fraction, message = update
+        self.progress.setValue(int(fraction * 100))
+        self.status.setText(f"Retraining: {message}")
+
+    def _retrain_done(self, result) -> None:
+        self.model_path = result.path
+        self.card = result.card
+        self._show_card()
+        self.status.setText(f"Retrained and saved to {result.path}. {result.summary()}")
+        self.retrainFinished.emit(result)
+        self.modelChanged.emit(result.path)
+
+    def _retrain_failed(self, message: str) -> None:
+        if message.startswith(Cancelled.__name__):
+            self.status.setText("Retrain cancelled; the model is unchanged.")
+        else:
+            self.status.setText(f"Retrain failed: {message}")
+
+    def _retrain_finished(self) -> None:
+        if self._worker is not None and self._worker.aborted and not self.status.text().startswith("Retrain"):
+            self.status.setText("Retrain cancelled; the model is unchanged.")
+        self._worker = None
+        self.retrain_button.setText("Retrain")
+        self.retrain_button.setEnabled(True)
+        self.progress.setVisible(False)
+        self.refresh()
+
+    def shutdown(self) -> None:
+        """Ask a running retrain to stop (the app calls ``workers.wait_all`` on exit)."""
+        if self._worker is not None:
+            self._worker.abort()
