@@ -143,3 +143,18 @@ def test_training_needs_two_labels():
     data = corpus.TrainingSet([corpus.Doc("một", "A"), corpus.Doc("hai", "A")], [], {})
     with pytest.raises(ValueError, match="two labels"):
         train(data)
+
+
+def test_the_bundled_model_loads_and_labels_real_articles(sample_set):
+    from xnews_gui.paths import RESOURCES
+
+    path = RESOURCES / "model" / "topic.joblib"
+    assert path.stat().st_size < 10_000_000, "keep the shipped model small"
+    model = TopicClassifier.load(path)
+    card = model.card
+    assert card["command"].startswith("python main.py train --corpus ")
+    assert card["metrics"]["accuracy"] > 0.93 and "load_warning" not in card
+    docs = sample_set.test[::4]
+    predicted = [label for label, _ in model.predict_many([d.text for d in docs])]
+    hits = sum(p == d.label for p, d in zip(predicted, docs))
+    assert hits / len(docs) > 0.8

@@ -66,6 +66,12 @@ def test_segmentation_joins_words_when_pyvi_is_installed():
         assert words == ["đội", "tuyển", "bóng", "đá", "việt", "nam"]
 
 
+def test_without_pyvi_segmentation_falls_back_to_syllables(monkeypatch):
+    monkeypatch.setattr(text, "_pyvi_tokenizer", lambda: None)
+    assert not text.segmenter_available()
+    assert text.tokens("Bóng đá", segment=True) == ["bóng", "đá", "bóng đá"]
+
+
 def test_analyzer_is_picklable():
     import pickle
 
