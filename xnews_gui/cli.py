@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from pathlib import Path
@@ -103,23 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _extension_modules():
-    import importlib
+    from . import cli_classify, cli_crawl
 
-    for name in ("cli_crawl", "cli_classify"):
-        try:
-            yield importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{name}":
-                raise
+    return [cli_crawl, cli_classify]
 
 
 def _export_formats():
-    try:
-        from .export import FORMATS
+    from .export import FORMATS
 
-        return list(FORMATS)
-    except ImportError:
-        return ["jsonl", "csv"]
+    return list(FORMATS)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -394,40 +385,23 @@ def _selected_articles(args) -> list[dict]:
 
 
 def cmd_export(args) -> int:
+    from .export import ExportError, export_articles, write_csv, write_jsonl
     from .paths import image_cache_dir
 
     articles = _selected_articles(args)
-    try:
-        from .export import export_articles
-    except ImportError:
-        export_articles = None
-    if export_articles is not None and args.output:
-        export_articles(articles, args.format, Path(args.output), image_cache_dir(args.data_dir))
-    elif args.format in ("jsonl", "csv"):
-        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+    if args.output:
         try:
-            _write_simple(articles, args.format, out)
-        finally:
-            if out is not sys.stdout:
-                out.close()
+            export_articles(articles, args.format, Path(args.output), image_cache_dir(args.data_dir))
+        except ExportError as exc:
+            raise CliError(str(exc)) from None
+    elif args.format == "jsonl":
+        write_jsonl(articles, sys.stdout)
+    elif args.format == "csv":
+        write_csv(articles, sys.stdout)
     else:
-        raise CliError(f"--format {args.format} needs -o FILE")
+        raise CliError(f"--format {args.format} writes a file: add -o FILE")
     print(f"exported {len(articles)} article(s)", file=sys.stderr)
     return 0
-
-
-_CSV_COLUMNS = ["id", "profile", "url", "title", "summary", "image", "author", "date", "fetched_at",
-                "category", "confidence", "body_text"]
-
-
-def _write_simple(articles: list[dict], fmt: str, out) -> None:
-    if fmt == "jsonl":
-        for a in articles:
-            out.write(json.dumps(a, ensure_ascii=False) + "\n")
-        return
-    writer = csv.DictWriter(out, fieldnames=_CSV_COLUMNS, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(articles)
 
 
 # --- demo site ------------------------------------------------------------------------

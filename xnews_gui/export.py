@@ -92,18 +92,26 @@ def cached_image_lookup(images_root: Path) -> ImageLookup:
 
 
 # --- data -------------------------------------------------------------------------------
+def write_jsonl(articles, stream) -> None:
+    for a in articles:
+        stream.write(json.dumps(a, ensure_ascii=False, default=str) + "\n")
+
+
+def write_csv(articles, stream) -> None:
+    writer = csv.DictWriter(stream, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    for a in articles:
+        writer.writerow({k: a.get(k, "") for k in CSV_COLUMNS})
+
+
 def _jsonl(articles, path: Path) -> None:
     with open(path, "w", encoding="utf-8") as f:
-        for a in articles:
-            f.write(json.dumps(a, ensure_ascii=False, default=str) + "\n")
+        write_jsonl(articles, f)
 
 
 def _csv(articles, path: Path) -> None:
     with open(path, "w", encoding="utf-8-sig", newline="") as f:  # BOM: spreadsheets read the diacritics right
-        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS, extrasaction="ignore")
-        writer.writeheader()
-        for a in articles:
-            writer.writerow({k: a.get(k, "") for k in CSV_COLUMNS})
+        write_csv(articles, f)
 
 
 # --- feeds ------------------------------------------------------------------------------

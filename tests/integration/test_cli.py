@@ -183,3 +183,26 @@ def test_articles_search_and_export(cli, tmp_path):
     assert len(rows) == 6 and all(r["body_text"] for r in rows)
     code, out, _ = cli("export", "--format", "csv")
     assert out.splitlines()[0].startswith("id,profile,url,title") and len(out.splitlines()) >= 7
+
+
+def test_export_feed_and_book_formats(cli, tmp_path):
+    import zipfile
+    from xml.etree import ElementTree as ET
+
+    from xnews_gui.core.extract import extract
+    from xnews_gui.core.profile import Profile
+    from xnews_gui.demo import DemoSite
+    from xnews_gui.store import repo
+
+    cli("profiles", "list")
+    site = DemoSite()
+    profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    for a in site.articles[:3]:
+        repo.store_article(extract(site.render(a.path)[2], "http://127.0.0.1:8765" + a.path, profile), "demo")
+    code, _, err = cli("export", "--format", "epub")
+    assert code == 2 and "add -o FILE" in err
+    assert cli("export", "--format", "rss", "-o", str(tmp_path / "f.xml"))[0] == 0
+    assert len(ET.parse(tmp_path / "f.xml").getroot().findall("./channel/item")) == 3
+    assert cli("export", "--format", "epub", "-o", str(tmp_path / "b.epub"))[0] == 0
+    with zipfile.ZipFile(tmp_path / "b.epub") as book:
+        assert book.namelist()[0] == "mimetype"
