@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import importlib
 import threading
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
 from ..paths import RESOURCES, models_dir
 from . import icons
 from .articles_view import ArticlesView
+from .classifier_view import ClassifierView
 from .crawl_view import CrawlView
 from .settings import Preferences
 from .settings_dialog import SettingsDialog
+from .sites_view import SitesView
 
 TABS = ("sites", "crawl", "articles", "classifier")
 
@@ -36,17 +37,18 @@ class ClassifierLoader:
         self.data_dir = data_dir
         self._lock = threading.Lock()
         self._model = None
-        self._path: Path | None = None
+        self._key: tuple | None = None
 
     def __call__(self):
         path = default_model_path(self.data_dir)
         if not path.exists():
             return None
+        key = (path, path.stat().st_mtime_ns)  # a Retrain rewrites the same file: reload it
         with self._lock:
-            if self._model is None or self._path != path:
+            if self._model is None or self._key != key:
                 from ..classify import TopicClassifier
 
-                self._model, self._path = TopicClassifier.load(path), path
+                self._model, self._key = TopicClassifier.load(path), key
             return self._model
 
 
@@ -60,9 +62,8 @@ class MainWindow(QMainWindow):
 
         self.crawl = CrawlView(self.data_dir, classifier_loader=ClassifierLoader(self.data_dir))
         self.articles = ArticlesView(self.data_dir)
-        self.sites = self._optional("sites_view", "SitesView", (self.data_dir,), "Sites")
-        self.classifier = self._optional("classifier_view", "ClassifierView",
-                                         (default_model_path(self.data_dir), self.data_dir), "Classifier")
+        self.sites = SitesView(self.data_dir)
+        self.classifier = ClassifierView(default_model_path(self.data_dir), self.data_dir)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         for widget, name, label in ((self.sites, "sites", "Sites"), (self.crawl, "crawl", "Crawl"),
@@ -76,25 +77,12 @@ class MainWindow(QMainWindow):
         self.articles.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.articles.model.loaded.connect(self._show_counts)
         self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))
-        saved = getattr(self.sites, "profileSaved", None)
-        if saved is not None:
-            saved.connect(lambda *_: self.crawl.refresh_profiles())
+        self.sites.profileSaved.connect(lambda *_: self.crawl.refresh_profiles())
         self._build_menus()
         self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
         self._restore()
 
     # --- tabs -------------------------------------------------------------------------------
-    def _optional(self, module: str, cls: str, args: tuple, label: str) -> QWidget:
-        """Another engineer's tab, or a clear placeholder while its module is missing."""
-        try:
-            view_cls = getattr(importlib.import_module(f"{__package__}.{module}"), cls)
-        except (ImportError, AttributeError) as exc:
-            return _placeholder(f"The {label} tab is not available in this build ({exc}).")
-        try:
-            return view_cls(*args)
-        except Exception as exc:  # a broken tab must not keep the rest of the app from opening
-            return _placeholder(f"The {label} tab could not open: {type(exc).__name__}: {exc}")
-
     def show_tab(self, name: str) -> None:
         self.tabs.setCurrentIndex(TABS.index(name))
 
@@ -204,11 +192,3 @@ class MainWindow(QMainWindow):
 
         workers.wait_all(5000)
         super().closeEvent(event)
-
-
-def _placeholder(text: str) -> QWidget:
-    label = QLabel(text)
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    label.setWordWrap(True)
-    label.setStyleSheet("color: palette(placeholder-text); padding: 40px;")
-    return label

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from ...core.extract import extract
 from ...core.profile import FIELDS, LinkRule, Profile
 from ...core.rules import Rule, RuleError, parse_html
-from ...core.selectors import induce, induce_links, learn_url_pattern
+from ...core.selectors import induce, learn_url_pattern
 from ...core.urls import absolute
 
 # (key, toolbar label); "articles"/"next" become the profile's link rules
