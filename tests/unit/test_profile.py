@@ -59,3 +59,16 @@ def test_topic_for_url_uses_the_section_mapping():
     profile = Profile.from_dict(demo_dict())
     assert profile.topic_for_url("http://127.0.0.1:8765/the-thao/x-1004.htm") == "The thao"
     assert profile.topic_for_url("http://127.0.0.1:8765/other/") is None
+
+
+def test_focus_topics_round_trip_and_validation():
+    data = demo_dict()
+    data["crawl"].update(strategy="focused", focus_topics=["The thao", "Suc khoe"], relevance_threshold=0.5)
+    profile = Profile.from_dict(data)
+    assert profile.crawl.focus_topics == ("The thao", "Suc khoe")
+    assert Profile.from_json(profile.to_json()) == profile
+    data["crawl"]["focus_topics"] = "The thao"  # a single label is accepted as a list of one
+    assert Profile.from_dict(data).crawl.focus_topics == ("The thao",)
+    data["crawl"]["focus_topics"] = [3]
+    with pytest.raises(ProfileError, match="crawl.focus_topics: expected a list of non-empty strings"):
+        Profile.from_dict(data)

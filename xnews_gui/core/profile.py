@@ -89,6 +89,7 @@ class CrawlSettings:
     revisit_max_min: float = 24 * 60.0
     max_pages: int = 0
     topic_keywords: dict = field(default_factory=dict)
+    focus_topics: tuple = ()  # classifier labels of interest: their probability is a page's relevance
     relevance_threshold: float = 0.6
 
     @classmethod
@@ -99,6 +100,9 @@ class CrawlSettings:
         unknown = set(data) - known
         if unknown:
             raise ProfileError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        data = dict(data)
+        if "focus_topics" in data:
+            data["focus_topics"] = tuple(_str_list(data["focus_topics"], f"{where}.focus_topics"))
         s = cls(**data)
         if s.strategy not in STRATEGIES:
             raise ProfileError(f"{where}.strategy: {s.strategy!r} is not one of {', '.join(STRATEGIES)}")
@@ -122,7 +126,7 @@ class CrawlSettings:
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
             if name in ("strategy", "delay_s", "concurrency", "max_depth", "revisit_min") or value != getattr(defaults, name):
-                out[name] = value
+                out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
