@@ -8,6 +8,7 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
+from PySide6.QtWidgets import QWidget  # noqa: E402
 
 from xnews_gui.classify import TopicClassifier, TrainConfig, corpus, train  # noqa: E402
 from xnews_gui.ui.classifier_view import ClassifierView  # noqa: E402
@@ -58,9 +59,19 @@ def test_shows_card_scores_heat_map_and_topics(view):
     assert len(rows) == 11
 
 
+def test_topics_are_shown_in_vietnamese_and_kept_as_labels(view):
+    shown = [view.counts_table.item(r, 0).text() for r in range(view.counts_table.rowCount())]
+    assert shown[:2] == ["Thể thao", "Kinh doanh"] and "Vi tính" in shown and "Tech" in shown
+    assert "The thao" not in shown and "Vi tinh" not in shown
+    scores = [view.scores_table.item(r, 0).text() for r in range(10)]
+    assert "Chính trị Xã hội" in scores and "Sức khỏe" in scores and "Suc khoe" not in scores
+    assert view.heatmap.verticalHeaderItem(0).text() == "Chính trị Xã hội"
+    assert "Đời sống" in view.card_fields["Topics"].text()
+
+
 def _click_hide_box(qtbot, view, label):
     table = view.counts_table
-    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == label)
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).data(Qt.ItemDataRole.UserRole) == label)
     rect = table.visualItemRect(table.item(row, 2))
     # the check box sits at the left of the cell
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.left() + 10, rect.center().y()))
@@ -75,6 +86,7 @@ def test_marking_a_topic_not_interested_calls_back(qtbot, view):
     _click_hide_box(qtbot, view, "Vi tinh")
     assert view.calls[-1] == ("Vi tinh", False)
     assert "hidden" in view.status.text() or "shown" in view.status.text()
+    assert "Vi tính" in view.status.text()
 
 
 def test_retrain_shows_progress_and_before_after(qtbot, view, tmp_path):
@@ -134,3 +146,33 @@ def test_uses_the_open_database_by_default(qtbot, make_articles, small_model, tm
     assert rows[0] == ("The thao", 3, False) and ("Kinh doanh", 1, True) in rows
     v.set_hidden("The thao", True)
     assert repo.hidden_categories() == {"Kinh doanh", "The thao"}
+
+
+def test_counts_follow_the_store_on_show_and_when_articles_arrive(qtbot, make_articles, small_model, tmp_path):
+    """Articles stored after the screen was built show up when it is shown again, and while it is shown."""
+    from PySide6.QtWidgets import QTabWidget
+
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    v = ClassifierView(small_model, tmp_path)
+    tabs.addTab(QWidget(), "other")
+    tabs.addTab(v, "classifier")
+    tabs.resize(1000, 700)
+    tabs.show()
+    qtbot.waitUntil(lambda: v.counts_table.rowCount() == 10, timeout=5000)
+    qtbot.waitUntil(lambda: v._refresh_worker is None, timeout=5000)
+    assert all(n == 0 for _, n, _ in v.label_distribution())
+
+    make_articles(4, category="Suc khoe")  # a crawl stored these while another tab was shown
+    qtbot.wait(100)
+    assert ("Suc khoe", 0, False) in v.label_distribution()
+    tab_bar = tabs.tabBar()
+    qtbot.mouseClick(tab_bar, Qt.MouseButton.LeftButton, pos=tab_bar.tabRect(1).center())
+    assert tabs.currentWidget() is v
+    qtbot.waitUntil(lambda: ("Suc khoe", 4, False) in v.label_distribution(), timeout=5000)
+
+    make_articles(2, category="The thao")  # while it is shown: a burst of arrivals, one refresh
+    for _ in range(5):
+        v.schedule_refresh([1])
+    qtbot.waitUntil(lambda: ("The thao", 2, False) in v.label_distribution(), timeout=5000)
+    assert v.label_distribution()[0] == ("Suc khoe", 4, False)

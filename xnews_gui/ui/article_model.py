@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 
+from ..core.topics import display_name
 from ..store import queries
 from ..store.queries import ArticleFilter
 from . import workers
@@ -263,8 +264,8 @@ class ArticleTableModel(QAbstractTableModel):
                 return ""
             conf = row[_C["confidence"]]
             if row[_C["user_label"]] or conf is None:
-                return cat
-            return f"{cat} ({conf:.0%})"
+                return display_name(cat)
+            return f"{display_name(cat)} ({conf:.0%})"
         if col == 3:
             return short_date(row[_C["published"]])
         if col == 4:

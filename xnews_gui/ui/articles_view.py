@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.topics import display_name
 from ..paths import image_cache_dir
 from ..store import queries
 from ..store.queries import UNCATEGORIZED, ArticleFilter
@@ -114,7 +115,8 @@ class ArticlesView(QWidget):
     def refresh_choices(self) -> None:
         """Re-read the site and category lists (after a crawl or a profile change)."""
         self._fill(self.site, "All sites", [(p, p) for p in queries.distinct_values("profile")])
-        cats = [(c, c) for c in queries.distinct_values("category")] + [("(no topic yet)", UNCATEGORIZED)]
+        cats = sorted(((display_name(c), c) for c in queries.distinct_values("category")), key=lambda p: p[1].casefold())
+        cats.append(("(no topic yet)", UNCATEGORIZED))
         self._fill(self.category, "All topics", cats)
 
     @staticmethod

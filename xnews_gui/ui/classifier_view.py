@@ -29,7 +29,7 @@ import json
 from pathlib import Path
 from typing import Callable, Iterable
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
 from ..classify import ModelError, TopicClassifier
 from ..classify.model import card_path
 from ..classify.retrain import Cancelled, retrain
+from ..core.topics import display_name
 from ..paths import models_dir
 from . import workers
 
@@ -60,8 +61,8 @@ SETTINGS_CORPUS = "classifier/corpus_dir"
 
 
 def _short_name(label: str) -> str:
-    """Column header for the heat map: initials of a multi-word topic ("The thao" -> "TT")."""
-    words = label.split()
+    """Column header for the heat map: initials of a multi-word topic ("Thể thao" -> "TT")."""
+    words = display_name(label).split()
     return "".join(w[0] for w in words).upper() if len(words) > 1 else label[:4]
 
 
@@ -134,6 +135,7 @@ class ConfusionHeatMap(QTableWidget):
         self.setShowGrid(False)
 
     def set_matrix(self, labels: list[str], matrix: list[list[int]]) -> None:
+        labels = [display_name(x) for x in labels]
         self.clear()
         self.setRowCount(len(labels))
         self.setColumnCount(len(labels))
@@ -184,6 +186,9 @@ class ClassifierView(QWidget):
         self.hidden: set[str] = set()
         self._worker: workers.Worker | None = None
         self._refresh_worker: workers.Worker | None = None
+        self._refresh_again = False
+        self._refresh_timer = QTimer(self, singleShot=True, interval=800)
+        self._refresh_timer.timeout.connect(self.refresh)
         self._filling = False
         self._build()
         self.refresh()
@@ -290,7 +295,9 @@ class ClassifierView(QWidget):
     # --- data ---------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Re-read the model card, stored topic counts and hidden topics (in a worker)."""
+        self._refresh_timer.stop()
         if self._refresh_worker is not None:
+            self._refresh_again = True  # the running one may have counted before the latest rows
             return
         path, counts, hidden = self.model_path, self._label_counts, self._hidden_source
 
@@ -312,6 +319,21 @@ class ClassifierView(QWidget):
 
     def _refresh_done(self) -> None:
         self._refresh_worker = None
+        if self._refresh_again:
+            self._refresh_again = False
+            self.refresh()
+
+    def schedule_refresh(self, *_args) -> None:
+        """Refresh soon, once for a burst of calls (articles arriving during a crawl).
+
+        While the screen is hidden nothing is read; it refreshes when shown."""
+        if self.isVisible() and not self._refresh_timer.isActive():
+            self._refresh_timer.start()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not event.spontaneous() and self._refresh_worker is None:
+            self.refresh()  # the stored articles may have changed while another tab was shown
 
     def _apply(self, result: dict) -> None:
         self.card = result["card"]
@@ -334,7 +356,8 @@ class ClassifierView(QWidget):
         ts = card.get("training_set", {})
         m = card.get("metrics") or {}
         f["Model"].setText(card.get("model", "–"))
-        f["Topics"].setText(f"{len(card.get('labels', []))}: " + ", ".join(card.get("labels", [])))
+        f["Topics"].setText(f"{len(card.get('labels', []))}: "
+                            + ", ".join(display_name(x) for x in card.get("labels", [])))
         f["Features"].setText(f"{card.get('features', '–'):,}" if isinstance(card.get("features"), int) else "–")
         f["Training set"].setText(f"{ts.get('train_docs', '–')} documents from {ts.get('source') or 'unknown'}"
                                   f" ({ts.get('duplicates_removed_train', 0)} duplicates removed)")
@@ -354,7 +377,7 @@ class ClassifierView(QWidget):
         self.scores_table.setRowCount(len(rows) + sum(1 for _, a in averages if a))
         r = 0
         for row in rows:
-            self._score_row(r, row["label"], row["precision"], row["recall"], row["f1"], row["support"])
+            self._score_row(r, display_name(row["label"]), row["precision"], row["recall"], row["f1"], row["support"])
             r += 1
         total = sum(row["support"] for row in rows)
         for name, avg in averages:
@@ -388,7 +411,11 @@ class ClassifierView(QWidget):
         try:
             self.counts_table.setRowCount(len(merged))
             for r, (label, n) in enumerate(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))):
-                self.counts_table.setItem(r, 0, QTableWidgetItem(label))
+                name = QTableWidgetItem(display_name(label))
+                name.setData(Qt.ItemDataRole.UserRole, label)
+                if display_name(label) != label:
+                    name.setToolTip(f"label: {label}")
+                self.counts_table.setItem(r, 0, name)
                 count = QTableWidgetItem(str(n))
                 count.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.counts_table.setItem(r, 1, count)
@@ -396,15 +423,15 @@ class ClassifierView(QWidget):
                 check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
                 check.setCheckState(Qt.CheckState.Checked if label in self.hidden else Qt.CheckState.Unchecked)
                 check.setData(Qt.ItemDataRole.UserRole, label)
-                check.setToolTip(f"Hide articles about {label} (not interested)")
+                check.setToolTip(f"Hide articles about {display_name(label)} (not interested)")
                 self.counts_table.setItem(r, 2, check)
         finally:
             self._filling = False
 
     def label_distribution(self) -> list[tuple[str, int, bool]]:
-        """(topic, stored articles, hidden) as shown, top to bottom."""
+        """(internal label, stored articles, hidden), top to bottom as shown."""
         t = self.counts_table
-        return [(t.item(r, 0).text(), int(t.item(r, 1).text()),
+        return [(t.item(r, 0).data(Qt.ItemDataRole.UserRole), int(t.item(r, 1).text()),
                  t.item(r, 2).checkState() == Qt.CheckState.Checked) for r in range(t.rowCount())]
 
     def _hidden_item_changed(self, item: QTableWidgetItem) -> None:
@@ -423,9 +450,9 @@ class ClassifierView(QWidget):
             try:
                 self._on_hidden_changed(name, hidden)
             except Exception as exc:  # noqa: BLE001 - tell the user, keep the screen alive
-                self.status.setText(f"Could not save '{name}': {type(exc).__name__}: {exc}")
+                self.status.setText(f"Could not save '{display_name(name)}': {type(exc).__name__}: {exc}")
         self.hiddenChanged.emit(name, hidden)
-        self.status.setText(f"Articles about {name} are {'hidden' if hidden else 'shown again'}.")
+        self.status.setText(f"Articles about {display_name(name)} are {'hidden' if hidden else 'shown again'}.")
 
     # --- retrain ------------------------------------------------------------------------------
     def choose_corpus(self) -> None:

@@ -14,6 +14,7 @@ import lxml.html
 from lxml import etree
 
 from ..core.sanitize import sanitize_html
+from ..core.topics import display_name
 from ..paths import RESOURCES
 
 SCHEME = "xnews"
@@ -65,7 +66,7 @@ def build_page(article: dict, local_src: ImageSource, css: str | None = None) ->
     category = article.get("user_label") or article.get("category")
     if category:
         conf = article.get("confidence")
-        label = escape(category) + (f" <small>{conf:.0%}</small>" if conf is not None and not article.get("user_label") else "")
+        label = escape(display_name(category)) + (f" <small>{conf:.0%}</small>" if conf is not None and not article.get("user_label") else "")
         meta.append(f'<span class="category">{label}</span>')
     lead_image = ""
     image = article.get("image") or ""
