@@ -29,6 +29,17 @@ def _isolated_qsettings(tmp_path_factory):
     yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _widgets_deleted_before_exit(qapp):
+    """pytest-qt closes each test's widgets with deleteLater(), which no event loop runs after the
+    last test: delete them while Qt still stands, so that no web page outlives the web engine."""
+    yield
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QCoreApplication.processEvents()
+
+
 def _our_threads() -> set[threading.Thread]:
     # _DummyThread = a Qt pool thread that once ran Python; judged by the pools below instead
     return {t for t in threading.enumerate()

@@ -269,3 +269,88 @@ def test_cleanportaleval_page_title_and_body_picked_in_the_browser(qtbot, sites,
         article = extract(html, portal_server + stem + ".html", profile)
         assert len(article.body_text) > 200 and not article.errors
     assert body.selector == "div.entry-content"
+
+
+# --- the start page -----------------------------------------------------------------------------------
+def page_js(qtbot, page, expr: str):
+    from PySide6.QtWebEngineCore import QWebEngineScript
+
+    box = []
+    page.runJavaScript(f"JSON.stringify({expr})", QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    return json.loads(box[0]) if box[0] else None
+
+
+def start_page_shown(qtbot, sites) -> None:
+    page = sites.inspector.view.page()
+    qtbot.waitUntil(lambda: sites.inspector.browser.on_start_page()
+                    and page_js(qtbot, page, "!!document.getElementById('open-demo')") is True, timeout=LOAD_MS)
+
+
+def click_in_page(qtbot, inspector, expr: str) -> None:
+    """A real click at the centre of the element ``expr`` (JavaScript) returns."""
+    rect = page_js(qtbot, inspector.view.page(),
+                   f"(() => {{ const r = ({expr}).getBoundingClientRect(); "
+                   "return {x: r.x, y: r.y, w: r.width, h: r.height}; })()")
+    point = QPoint(int(rect["x"] + rect["w"] / 2), int(rect["y"] + rect["h"] / 2))
+    QTest.mouseMove(inspector.view.focusProxy(), point)
+    QTest.mouseClick(inspector.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+@pytest.fixture
+def free_demo_port(monkeypatch):
+    from xnews_gui.ui import demo_launcher
+
+    monkeypatch.setattr(demo_launcher, "DEMO_PORT", 0)
+
+
+def test_start_page_explains_the_steps_and_opens_the_demo_site(qtbot, free_demo_port, sites):
+    inspector = sites.inspector
+    start_page_shown(qtbot, sites)
+    assert inspector.browser.address.text() == ""  # no odd internal address in the bar
+    text = page_js(qtbot, inspector.view.page(), "document.body.innerText")
+    for words in ("Open a list page", "Pick the article links", "Open an article and pick the fields",
+                  "Open the demo site", "None yet"):
+        assert words in text, words
+    assert sites.demo.server is None  # nothing runs until asked
+    for attempt in range(3):  # Chromium may drop input that arrives before its first frame
+        with qtbot.waitSignal(inspector.pickerReady, timeout=LOAD_MS, raising=attempt == 2) as ready:
+            click_in_page(qtbot, inspector, "document.getElementById('open-demo')")
+        if ready.signal_triggered:
+            break
+    assert sites.demo.server is not None
+    assert ready.args == [sites.demo.server.url] and inspector.browser.url() == sites.demo.server.url
+    assert inspector.browser.address.text() == sites.demo.server.url
+    assert inspector.profile() is None and not inspector.browser.on_start_page()
+    pick(qtbot, sites, "articles", ".list-news h3.title-news a")  # the page is a normal, pickable page
+    assert inspector.profile().articles is not None
+
+
+def test_start_page_lists_profiles_and_selecting_one_opens_it(qtbot, free_demo_port, sites):
+    from xnews_gui.bundled import seed_bundled_profiles
+
+    seed_bundled_profiles()
+    sites.refresh()
+    inspector = sites.inspector
+    start_page_shown(qtbot, sites)
+    qtbot.waitUntil(lambda: "demo" in page_js(qtbot, inspector.view.page(),
+                                              "[...document.querySelectorAll('td a')].map(a => a.textContent)"),
+                    timeout=LOAD_MS)
+    item = sites.profiles.findItems("demo", Qt.MatchFlag.MatchExactly)[0]
+    rect = sites.profiles.visualItemRect(item)
+    with qtbot.waitSignal(inspector.pickerReady, timeout=LOAD_MS) as ready:
+        QTest.mouseClick(sites.profiles.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         rect.center())
+    assert ready.args == [sites.demo.server.url]  # the demo profile's start address, on the running demo site
+    assert sites.name_edit.text() == "demo"
+    wait_checks(qtbot, inspector)
+    profile = inspector.profile()
+    assert len(profile.fields) == 6
+    assert inspector.panel.table.rowCount() == 2 + 6 + len(profile.remove)  # links, fields, parts removed
+    # with a page shown, a selection alone does not navigate away from it
+    sites.profiles.clearSelection()
+    sites.profiles.setCurrentRow(-1)
+    QTest.mouseClick(sites.profiles.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     rect.center())
+    qtbot.wait(300)
+    assert inspector.browser.url() == sites.demo.server.url

@@ -8,7 +8,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWebEngineCore import QWebEngineScript
 
+from tests.conftest import REPO
 from xnews_gui.bundled import seed_bundled_profiles
+from xnews_gui.core.topics import DISPLAY_NAMES
 from xnews_gui.store import repo
 from xnews_gui.ui.main_window import TABS, MainWindow
 
@@ -54,6 +56,20 @@ def test_demo_crawl_then_read_offline(qtbot, window, data_dir):
     assert session.summary["articles"] > 0
     view = window.articles
     qtbot.waitUntil(lambda: view.model.total() == repo.count_articles(), timeout=5000)
+
+    # the Classifier tab counts what the crawl stored (it was built when the store was empty)
+    stored = repo.count_articles()
+    bar = window.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(TABS.index("classifier")).center())
+    assert window.tabs.currentWidget() is window.classifier
+    qtbot.waitUntil(lambda: sum(n for _, n, _ in window.classifier.label_distribution()) == stored, timeout=5000)
+    shown = {window.classifier.counts_table.item(r, 0).text() for r in range(window.classifier.counts_table.rowCount())}
+    assert {"Chính trị Xã hội", "Thể thao", "Sức khỏe"} <= shown and not shown & {"The thao", "Suc khoe"}
+    # and the table and the topic filter show the same Vietnamese names
+    categories = {view.model.index(r, 2).data().split(" (")[0] for r in range(view.model.rowCount())}
+    assert categories <= set(DISPLAY_NAMES.values()), categories
+    filter_names = [view.category.itemText(i) for i in range(view.category.count())]
+    assert categories <= set(filter_names) and view.category.itemData(filter_names.index("Thể thao")) == "The thao"
     window.show_tab("articles")
     reader = view.reader
     reader.guard.clear()
@@ -93,3 +109,37 @@ def test_geometry_is_restored(qtbot, db, data_dir, window):
     assert again.tabs.currentIndex() == TABS.index("classifier")
     assert (again.size().width(), again.size().height()) == (760, 640)
     again.close()
+
+
+QUIT_SCRIPT = """
+import sys
+from PySide6.QtCore import QTimer
+import xnews_gui.ui.main_window as mw
+
+shown = mw.MainWindow.show
+
+def show_then_quit(self):
+    shown(self)
+    self.show_tab("sites")
+    QTimer.singleShot(1500, lambda: self.show_tab("articles"))
+    QTimer.singleShot(3000, self.close)
+
+mw.MainWindow.show = show_then_quit
+from xnews_gui.ui.app import run
+sys.exit(run(sys.argv[1]))
+"""
+
+
+def test_the_app_quits_without_web_engine_warnings(tmp_path):
+    """Every web page goes before its profile, and all before Qt shuts down: no "Release of profile" warning."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path),
+               QT_QPA_PLATFORM="offscreen", QTWEBENGINE_DISABLE_SANDBOX="1")
+    done = subprocess.run([sys.executable, "-c", QUIT_SCRIPT, str(tmp_path / "data")], env=env,
+                          capture_output=True, text=True, timeout=120, cwd=str(REPO), check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Release of profile requested" not in done.stderr, done.stderr[-2000:]
+    assert "WebEnginePage still not deleted" not in done.stderr + done.stdout

@@ -8,6 +8,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QUrl
 from PySide6.QtWebEngineCore import QWebEngineScript
 
@@ -131,7 +132,7 @@ def test_request_guard_blocks_remote_loads(qtbot, db, data_dir, web):
     qtbot.waitUntil(lambda: f"{web.url}/page.html" in reader.guard.blocked, timeout=10000)
     qtbot.wait(200)
     assert web.hits == []
-    del page
+    shiboken6.delete(page)  # a page goes before the profile it uses
 
 
 PAYLOAD = (
@@ -167,3 +168,46 @@ def test_stored_script_payloads_run_nothing_in_the_reader(qtbot, db, data_dir, w
     assert run_js(qtbot, reader.page, "document.querySelectorAll('script,iframe,svg,[onerror],[onload]').length") == 0
     assert run_js(qtbot, reader.page, "document.querySelectorAll('a[href^=javascript]').length") == 0
     assert web.hits == []
+
+
+def test_topic_shown_in_vietnamese_and_corrections_stored_as_labels(qtbot, db, data_dir):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    aid = store_raw(title="Tiêm chủng", body_html="<p>Bài về sức khỏe.</p>", category="Suc khoe", confidence=0.8)
+    reader = ReaderView(image_cache_dir(data_dir))
+    qtbot.addWidget(reader)
+    reader.resize(900, 600)
+    reader.show()
+    show(qtbot, reader, aid)
+    text = run_js(qtbot, reader.page, "document.querySelector('.category').innerText")
+    assert "Sức khỏe" in text and "80%" in text
+    box = reader.category
+    assert box.currentText() == "Sức khỏe"
+    assert box.itemData(box.findText("Thể thao")) == "The thao"
+    assert box.findText("The thao") == -1  # only display names are offered
+
+    # pick "Thể thao" from the drop-down list with the mouse
+    from PySide6.QtCore import QPoint
+
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(box.width() - 8, box.height() // 2))  # the arrow
+    popup = box.view()
+    qtbot.waitUntil(popup.isVisible, timeout=3000)
+    index = popup.model().index(box.findText("Thể thao"), 0)
+    popup.scrollTo(index)
+    qtbot.wait(600)  # a combo box ignores a release that comes right after its popup opened
+    with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == aid):
+        QTest.mouseClick(popup.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         popup.visualRect(index).center())
+    row = repo.get_article(aid)
+    assert (row.user_label, row.category) == ("The thao", "The thao")
+    assert run_js(qtbot, reader.page, "document.querySelector('.category').innerText") == "Thể thao"
+    assert box.currentText() == "Thể thao"
+
+    # or type a topic's name (here without its diacritics: QTest types Latin-1 only) and press Enter
+    box.lineEdit().selectAll()
+    with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == aid):
+        QTest.keyClicks(box.lineEdit(), "phap luat")
+        QTest.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    assert repo.get_article(aid).user_label == "Phap luat"
+    assert box.currentText() == "Pháp luật"

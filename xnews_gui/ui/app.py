@@ -64,4 +64,6 @@ def run(data_dir: Path) -> int:
     try:
         return app.exec()
     finally:
+        window.release_web_pages()  # web pages (and their profiles) go before the web engine does
+        del window
         close_database()

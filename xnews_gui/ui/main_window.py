@@ -62,7 +62,7 @@ class MainWindow(QMainWindow):
 
         self.crawl = CrawlView(self.data_dir, classifier_loader=ClassifierLoader(self.data_dir))
         self.articles = ArticlesView(self.data_dir)
-        self.sites = SitesView(self.data_dir)
+        self.sites = SitesView(self.data_dir, demo=self.crawl.demo)  # one demo server for both tabs
         self.classifier = ClassifierView(default_model_path(self.data_dir), self.data_dir)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -74,6 +74,9 @@ class MainWindow(QMainWindow):
 
         self.crawl.articlesStored.connect(self.articles.add_articles)
         self.crawl.sessionFinished.connect(lambda *_: self.articles.refresh_choices())
+        # the Classifier tab's "Stored articles by topic" follows the store
+        self.crawl.articlesStored.connect(self.classifier.schedule_refresh)
+        self.crawl.sessionFinished.connect(lambda *_: self.classifier.refresh())
         self.articles.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.articles.model.loaded.connect(self._show_counts)
         self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))
@@ -188,7 +191,15 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Stopping crawls…")
         self.save_state()
         self.crawl.shutdown()
+        self.classifier.shutdown()
         from . import workers
 
         workers.wait_all(5000)
+        self.release_web_pages()
         super().closeEvent(event)
+
+    def release_web_pages(self) -> None:
+        """Delete the web pages now, each before its profile and all before the web engine shuts down
+        (otherwise Qt warns "Release of profile requested but WebEnginePage still not deleted")."""
+        self.sites.shutdown()
+        self.articles.reader.shutdown()

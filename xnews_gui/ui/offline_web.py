@@ -14,7 +14,7 @@ import re
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl
 from PySide6.QtWebEngineCore import (
     QWebEngineProfile,
     QWebEnginePage,
@@ -174,23 +174,24 @@ def lock_down(settings: QWebEngineSettings) -> None:
         settings.setAttribute(attr, value)
 
 
-class _Offline:
-    profile: QWebEngineProfile | None = None
-    handler: OfflineSchemeHandler | None = None
-    guard: RequestGuard | None = None
-
-
 def offline_profile() -> tuple[QWebEngineProfile, OfflineSchemeHandler, RequestGuard]:
-    """The one reader profile (off the record), created on first use, owned by the application."""
-    if _Offline.profile is None:
-        app = QCoreApplication.instance()
-        profile = QWebEngineProfile(app)  # no storage name: off the record, nothing written to disk
-        profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
-        profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
-        handler = OfflineSchemeHandler(profile)
-        guard = RequestGuard(profile)
-        profile.installUrlSchemeHandler(SCHEME.encode(), handler)
-        profile.setUrlRequestInterceptor(guard)
-        lock_down(profile.settings())
-        _Offline.profile, _Offline.handler, _Offline.guard = profile, handler, guard
-    return _Offline.profile, _Offline.handler, _Offline.guard
+    """A new off-the-record reader profile (nothing written to disk) with its scheme handler and guard.
+
+    It has no parent: give it to the one page that uses it (``adopt_profile``), so that it is
+    deleted after that page and never before (Qt: "Release of profile requested but
+    WebEnginePage still not deleted").
+    """
+    profile = QWebEngineProfile()  # no storage name: off the record
+    profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
+    profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
+    handler = OfflineSchemeHandler(profile)
+    guard = RequestGuard(profile)
+    profile.installUrlSchemeHandler(SCHEME.encode(), handler)
+    profile.setUrlRequestInterceptor(guard)
+    lock_down(profile.settings())
+    return profile, handler, guard
+
+
+def adopt_profile(page: QWebEnginePage) -> None:
+    """Make ``page`` own its profile: Qt deletes a page's children after the page itself."""
+    page.profile().setParent(page)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
 from ..core.sanitize import image_urls
+from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store import queries, repo
 from . import icons
-from .offline_web import ReaderPage, local_image_source, lock_down, offline_profile
+from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
 from .reader_page import build_page, empty_page, reader_css
 
 
@@ -31,6 +33,7 @@ class ReaderView(QWidget):
 
         self.view = QWebEngineView(self)
         self.page = ReaderPage(profile, self.view, on_external_link=QDesktopServices.openUrl)
+        adopt_profile(self.page)
         lock_down(self.page.settings())
         self.view.setPage(self.page)
         self._loading_url = QUrl()
@@ -59,6 +62,12 @@ class ReaderView(QWidget):
         layout.addWidget(self.toolbar)
         layout.addWidget(self.view, 1)
         self.clear()
+
+    def shutdown(self) -> None:
+        """Delete the page (and with it its profile) now; the reader shows nothing afterwards."""
+        if shiboken6.isValid(self.page):
+            self.view.stop()
+            shiboken6.delete(self.page)
 
     # --- actions --------------------------------------------------------------
     def _make_actions(self) -> dict[str, QAction]:
@@ -110,6 +119,8 @@ class ReaderView(QWidget):
         return True
 
     def _load(self, html: str, article_id: int) -> None:
+        if not shiboken6.isValid(self.page):
+            return  # shut down
         self._loading_url = self._handler.put_page(html)
         self._loading_id = article_id
         self.view.setUrl(self._loading_url)
@@ -132,11 +143,13 @@ class ReaderView(QWidget):
         self.actions_["read"].setText("Mark unread" if a["read"] else "Mark read")
         self.actions_["star"].setText("Unstar" if a["starred"] else "Star")
         self.actions_["star"].setIcon(icons.named("star-filled" if a["starred"] else "star"))
-        labels = sorted(set(queries.distinct_values("category")) | ({a["category"]} if a["category"] else set()))
+        labels = set(queries.distinct_values("category")) | set(DISPLAY_NAMES)
+        labels |= {a["category"]} if a["category"] else set()
         self.category.blockSignals(True)
         self.category.clear()
-        self.category.addItems(labels)
-        self.category.setCurrentText(a.get("user_label") or a.get("category") or "")
+        for label in sorted(labels, key=str.casefold):  # shown in Vietnamese, stored as the label
+            self.category.addItem(display_name(label), label)
+        self.category.setCurrentText(display_name(a.get("user_label") or a.get("category") or ""))
         self.category.blockSignals(False)
 
     # --- user commands --------------------------------------------------------------
@@ -162,8 +175,16 @@ class ReaderView(QWidget):
         if self._article:
             QGuiApplication.clipboard().setText(self._article["url"])
 
+    def chosen_label(self) -> str:
+        """The internal label for what the topic box shows (a display name, or text typed by the user)."""
+        text = self.category.currentText().strip()
+        index = self.category.currentIndex()
+        if index >= 0 and self.category.itemText(index) == text and self.category.itemData(index):
+            return self.category.itemData(index)
+        return label_from_text(text) if text else ""
+
     def _category_chosen(self, _index: int = -1) -> None:
-        label = self.category.currentText().strip()
+        label = self.chosen_label()
         if not self._article or not label or label == (self._article.get("user_label") or self._article["category"]):
             return
         repo.set_user_label(self._article["id"], label)

@@ -14,22 +14,33 @@ from PySide6.QtWidgets import (
 from ..core.profile import Profile, ProfileError
 from ..paths import BUNDLED_PROFILES
 from ..store import repo
+from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
+from .inspector import start_page
 
 
 class SitesView(QWidget):
-    """Build, open, save and export site profiles. The database is already open."""
+    """Build, open, save and export site profiles. The database is already open.
+
+    ``demo`` is the in-process demo site (the Crawl tab's, so that one server runs); a view
+    without one starts its own when asked and stops it in ``shutdown``.
+    """
 
     profileSaved = Signal(str)
 
-    def __init__(self, data_dir: Path, parent=None):
+    def __init__(self, data_dir: Path, parent=None, *, demo: DemoSite | None = None):
         super().__init__(parent)
         self.data_dir = Path(data_dir)
+        self.demo = demo if demo is not None else DemoSite()
+        self._owns_demo = demo is None
         self.inspector = Inspector(self)
+        self.inspector.browser.startAction.connect(self._start_action)
 
         self.profiles = QListWidget(self)
-        self.profiles.setToolTip("Saved site profiles: double-click to open")
+        self.profiles.setToolTip("Saved site profiles: select one to open it (double-click while a page is shown)")
         self.profiles.itemActivated.connect(lambda item: self.open_profile(item.text()))
+        self.profiles.currentItemChanged.connect(self._profile_selected)
+        self._refreshing = False
         self.new_button = QPushButton("New profile", self)
         self.new_button.setToolTip("Start a new profile for the page shown in the browser")
         self.new_button.clicked.connect(self.new_profile)
@@ -79,22 +90,47 @@ class SitesView(QWidget):
         layout.addWidget(split)
         self.name_edit.textEdited.connect(self.inspector.rename)
         self.inspector.rulesChanged.connect(self._sync_name)
-        self.refresh()
+        self.refresh()  # shows the start page too
 
     # --- public API ----------------------------------------------------------------
     def refresh(self) -> None:
         current = self.profiles.currentItem().text() if self.profiles.currentItem() else ""
-        self.profiles.clear()
-        self.profiles.addItems(repo.profile_names())
-        matches = self.profiles.findItems(current, Qt.MatchFlag.MatchExactly) if current else []
-        if matches:
-            self.profiles.setCurrentItem(matches[0])
+        self._refreshing = True
+        try:
+            self.profiles.clear()
+            self.profiles.addItems(repo.profile_names())
+            matches = self.profiles.findItems(current, Qt.MatchFlag.MatchExactly) if current else []
+            if matches:
+                self.profiles.setCurrentItem(matches[0])
+        finally:
+            self._refreshing = False
+        if self.inspector.browser.on_start_page():
+            self.show_start_page()  # with the new list of profiles
 
+    def show_start_page(self) -> None:
+        """The local start page: the three steps, the demo site, the stored profiles."""
+        entries = []
+        for name in repo.profile_names():
+            profile = repo.load_profile(name)
+            if profile is not None:
+                entries.append(start_page.ProfileEntry(name, profile.start_urls[0] if profile.start_urls else "",
+                                                       len(profile.fields)))
+        self.inspector.show_start(start_page.render(entries))
+
+    def open_demo(self) -> str:
+        """Start the bundled demo site in-process and show its home page, with a fresh profile to build."""
+        url = self.demo.start()
+        self.name_edit.clear()
+        self.inspector.set_profile(None)
+        self.inspector.load_url(url)
+        self._message("Demo site open: choose \u201cArticle links\u201d and click an article title.")
+        return url
     def load_url(self, url: str) -> None:
         self.inspector.load_url(url)
 
     def open_profile(self, name: str) -> Profile | None:
-        profile = repo.load_profile(name)
+        # the demo profile points at the demo site, started here (on another port when 8765 is taken)
+        profile = self.demo.profile() if name == DEMO_PROFILE else repo.load_profile(name)
         if profile is None:
             self._message(f"No profile named {name!r}.", error=True)
             return None
@@ -106,8 +142,11 @@ class SitesView(QWidget):
         return profile
 
     def new_profile(self) -> None:
-        url = self.inspector.browser.url()
-        name = self.name_edit.text().strip() or _name_from_url(url)
+        url = "" if self.inspector.browser.on_start_page() else self.inspector.browser.url()
+        name = self.name_edit.text().strip() or (_name_from_url(url) if url else "")
+        if not name:
+            self._message("Open a page of the site first (or type a profile name).", error=True)
+            return
         self.name_edit.setText(name)
         self.inspector.new_profile(name, url if url.startswith("http") else "")
         self._message("New profile: choose a field above and click it on the page.")
@@ -154,8 +193,21 @@ class SitesView(QWidget):
 
     def shutdown(self) -> None:
         self.inspector.shutdown()
+        if self._owns_demo:
+            self.demo.stop()
 
     # --- helpers -----------------------------------------------------------------------
+    def _start_action(self, action: str, argument: str) -> None:
+        if action == "demo":
+            self.open_demo()
+        elif action == "profile":
+            self.open_profile(argument)
+
+    def _profile_selected(self, current, _previous) -> None:
+        """Selecting a profile while no site is shown opens it (loads its first start address)."""
+        if current is not None and not self._refreshing and self.inspector.browser.on_start_page():
+            self.open_profile(current.text())
+
     def _valid_profile(self) -> Profile | None:
         profile = self.current_profile()
         if profile is None:

@@ -6,7 +6,17 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QProgressBar, QStyle, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLineEdit,
+    QProgressBar,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from . import start_page
 
 
 def normalise_address(text: str) -> str:
@@ -16,16 +26,37 @@ def normalise_address(text: str) -> str:
     return text
 
 
+class InspectorPage(QWebEnginePage):
+    """A page that turns clicks on the start page's ``xnews-start:`` links into ``startAction``."""
+
+    startAction = Signal(str, str)  # action ("demo", "profile"), argument
+
+    def acceptNavigationRequest(self, url: QUrl, nav_type, is_main_frame: bool) -> bool:
+        if url.scheme() == start_page.SCHEME:
+            action = start_page.parse_action(url.toString())
+            if action is not None:
+                self.startAction.emit(*action)
+            return False
+        return super().acceptNavigationRequest(url, nav_type, is_main_frame)
+
+
 class BrowserPane(QWidget):
     urlChanged = Signal(str)
+    startAction = Signal(str, str)  # a link on the start page was clicked
 
     def __init__(self, parent=None):
         super().__init__(parent)
         # an off-the-record profile of our own: no cookies or cache left behind, and closing it
-        # closes its connections (see close())
-        self.web_profile = QWebEngineProfile(self)
+        # closes its connections (see close_page()). The page owns it: Qt deletes a page's
+        # children after the page itself, so the profile can never go before its page (which
+        # Qt reports as "Release of profile requested but WebEnginePage still not deleted").
+        self.web_profile = QWebEngineProfile()
+        self._closed = False
         self.view = QWebEngineView(self)
-        self.view.setPage(QWebEnginePage(self.web_profile, self.view))
+        page = InspectorPage(self.web_profile, self.view)
+        self.web_profile.setParent(page)
+        self.view.setPage(page)
+        page.startAction.connect(self.startAction)
         style = self.style()
         self.back = self._button(style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack), "Back (Alt+Left)")
         self.forward = self._button(style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward), "Forward (Alt+Right)")
@@ -81,19 +112,32 @@ class BrowserPane(QWidget):
     def url(self) -> str:
         return self.view.url().toString()
 
+    def show_start(self, html: str) -> None:
+        """Show the local start page (no network); the address bar stays empty for an address."""
+        self.view.setHtml(html, QUrl(start_page.START_URL))
+        self.address.clear()
+
+    def on_start_page(self) -> bool:
+        """True while no site is shown: the start page, or nothing at all."""
+        url = self.url()
+        return not url or url == "about:blank" or start_page.is_start_url(url)
+
     def close_page(self) -> None:
         """Stop loading and drop the page and its profile (and with them, open connections)."""
         import shiboken6
 
+        if self._closed:
+            return  # view.page() would make a new page on the default profile
+        self._closed = True
         self.view.stop()
         page = self.view.page()
         if page is not None and shiboken6.isValid(page):
-            shiboken6.delete(page)  # the page must go before its profile
+            shiboken6.delete(page)  # deletes its profile after itself
         if shiboken6.isValid(self.web_profile):
             shiboken6.delete(self.web_profile)
 
     def _url_changed(self, url: QUrl) -> None:
-        self.address.setText(url.toString())
+        self.address.setText("" if start_page.is_start_url(url.toString()) else url.toString())
         self._update_buttons()
         self.urlChanged.emit(url.toString())
 

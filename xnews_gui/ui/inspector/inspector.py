@@ -20,6 +20,7 @@ from ...core.profile import Profile
 from ...core.rules import Rule, RuleError, css_to_xpath
 from ...core.selectors import suggest_from_metadata
 from .. import workers
+from . import start_page
 from .bridge import PickedElement, PickerBridge, install_picker, run_picker
 from .browser import BrowserPane
 from .draft import PICK_FIELDS, Draft, build_preview, check_rules, label_for
@@ -164,6 +165,11 @@ class Inspector(QWidget):
     def load_url(self, url: str) -> None:
         self.browser.load(url)
 
+    def show_start(self, html: str) -> None:
+        """The local start page (what to do first, the demo site, the stored profiles)."""
+        self.browser.show_start(html)
+        self._say("Open a news site's list page, choose \u201cArticle links\u201d and click one article link.")
+
     def profile(self) -> Profile | None:
         return self.draft.profile if self.draft else None
 
@@ -173,7 +179,8 @@ class Inspector(QWidget):
         self._changed()
 
     def new_profile(self, name: str, url: str = "") -> None:
-        self.draft = Draft.new(name, url or self.browser.url() or "http://localhost/")
+        here = "" if self.browser.on_start_page() else self.browser.url()
+        self.draft = Draft.new(name, url or here or "http://localhost/")
         self._changed()
 
     def rename(self, name: str) -> None:
@@ -207,6 +214,10 @@ class Inspector(QWidget):
             self.stop_picking()
             return
         self.active_field = key
+        if self.browser.on_start_page():
+            self._say(f"Pick mode: {label_for(key)}. First open a page of the site: type its address above "
+                      "or open the demo site.")
+            return
         self._arm_picker()
         self.view.setFocus()
         self._say(f"Pick mode: {label_for(key)}. Click it on the page "
@@ -233,6 +244,8 @@ class Inspector(QWidget):
 
     @Slot(str)
     def _picker_ready(self, url: str) -> None:
+        if start_page.is_start_url(url):
+            return  # nothing to pick on the start page: its links stay links
         self._arm_picker()
         self.pickerReady.emit(url)
 
@@ -246,7 +259,7 @@ class Inspector(QWidget):
 
     @Slot(str, object, bool)
     def _picked(self, field: str, element: PickedElement, negative: bool) -> None:
-        if field not in self.field_actions:
+        if field not in self.field_actions or self.browser.on_start_page():
             return
         url = self.browser.url()
         self._say(f"{'Rejected' if negative else 'Picked'} {element.crumb.rsplit(' > ', 1)[-1]} for "
@@ -294,7 +307,7 @@ class Inspector(QWidget):
 
     def _start_checks(self) -> None:
         url = self.browser.url()
-        if not url or url == "about:blank":
+        if self.browser.on_start_page():
             return
         keys = self.draft.rows() if self.draft else []
         rules = [self.draft.rule_for(k) for k in keys]
@@ -391,6 +404,8 @@ class Inspector(QWidget):
     # --- page events ---------------------------------------------------------------------
     @Slot(bool)
     def _load_finished(self, ok: bool) -> None:
+        if self.browser.on_start_page():
+            return
         if not ok:
             self._say(f"Could not load {self.browser.url()}.")
             return
