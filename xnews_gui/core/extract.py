@@ -14,7 +14,7 @@ from lxml import etree
 from .dates import parse_date
 from .profile import FIELDS, Profile
 from .rules import Rule, RuleError, element_text, normalize_space, parse_html, to_text
-from .sanitize import image_urls, prepare, sanitize_html
+from .sanitize import element_image_urls, image_urls, prepare, sanitize_elements, sanitize_html
 from .urls import absolute
 
 
@@ -104,15 +104,22 @@ def _extract_body(article: Article, rule: Rule | None, doc, text: str, url: str,
         elements = rule.select(doc)
         if rule.take == "text":
             html = "".join(f"<p>{escape(element_text(el))}</p>" for el in elements)
-        else:
-            html = "".join(_outer_html(el) for el in elements)
+            article.body_html = sanitize_html(html, url)
+        else:  # sanitize_html of the outer HTML, without a re-parse
+            article.body_html = sanitize_elements([_copy(el) for el in elements], url)
     else:
         html = "".join(rule.with_(take="html").apply(text, url))
         if html and remove:
             html = _drop_in_fragment(html, remove)
-    article.body_html = sanitize_html(html, url)
-    article.body_text = html_to_text(article.body_html)
-    article.images = image_urls(article.body_html)
+        article.body_html = sanitize_html(html, url)
+    # the sanitised HTML is parsed once for both its text and its images
+    root = _fragment(article.body_html)
+    if root is None:
+        article.body_text = html_to_text(article.body_html)
+        article.images = image_urls(article.body_html)
+    else:
+        article.images = element_image_urls(root)
+        article.body_text = _element_to_text(root)
 
 
 _BLOCKS = {"p", "div", "li", "h2", "h3", "h4", "h5", "h6", "blockquote", "figcaption", "tr", "pre", "br", "figure"}
@@ -126,21 +133,34 @@ def html_to_text(html: str) -> str:
         root = lxml.html.fragment_fromstring(html, create_parent="div")
     except (etree.ParserError, ValueError):
         return normalize_space(re.sub(r"<[^>]+>", " ", html))
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.tag in _BLOCKS:
-            el.tail = "\n" + (el.tail or "")
-            if el.tag != "br":
-                el.text = "\n" + (el.text or "")
+    return _element_to_text(root)
+
+
+def _fragment(html: str):
+    if not html:
+        return None
+    try:
+        return lxml.html.fragment_fromstring(html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return None
+
+
+def _element_to_text(root) -> str:
+    """``html_to_text`` on a parsed fragment (changed in place)."""
+    for el in root.iter(*_BLOCKS):
+        el.tail = "\n" + (el.tail or "")
+        if el.tag != "br":
+            el.text = "\n" + (el.text or "")
     raw = root.text_content()
-    lines = (normalize_space(line) for line in raw.split("\n"))
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in (" ".join(part.split()) for part in raw.split("\n")) if line)
 
 
-def _outer_html(el) -> str:
+def _copy(el):
+    """A detached copy of an element, without its tail, AMP images made real."""
     el = copy.deepcopy(el)
     el.tail = None
     _real_images(el)
-    return lxml.html.tostring(el, encoding="unicode")
+    return el
 
 
 def _real_images(el) -> None:

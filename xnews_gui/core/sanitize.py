@@ -60,6 +60,34 @@ def sanitize_html(html: str, base_url: str | None = None) -> str:
                 html = escape(el.text) + html
         except (etree.ParserError, ValueError):
             pass
+    return _clean(html)
+
+
+# Tags that the fragment parser (used by ``sanitize_html``) would not keep as they are.
+_NOT_IN_A_FRAGMENT = {"html", "head", "body", "title", "meta", "frameset"}
+
+
+def sanitize_elements(elements, base_url: str | None = None) -> str:
+    """``sanitize_html`` of the elements' outer HTML, without serialising and re-parsing it first.
+
+    The elements are changed in place (absolute URLs, lazy images): pass copies.
+    Elements that a fragment parser would restructure take the string path, so
+    the result is always the one ``sanitize_html`` gives.
+    """
+    if not elements:
+        return ""
+    if not base_url or any(not isinstance(el.tag, str) or el.tag in _NOT_IN_A_FRAGMENT for el in elements):
+        html = "".join(lxml.html.tostring(el, encoding="unicode", with_tail=False) for el in elements)
+        return sanitize_html(html, base_url)
+    for el in elements:
+        prepare(el, base_url)
+    html = "".join(lxml.html.tostring(el, encoding="unicode", with_tail=False) for el in elements)
+    if not html.strip():
+        return ""
+    return _clean(html)
+
+
+def _clean(html: str) -> str:
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,
@@ -78,6 +106,11 @@ def image_urls(html: str) -> list[str]:
         el = lxml.html.fragment_fromstring(html, create_parent="div")
     except (etree.ParserError, ValueError):
         return []
+    return element_image_urls(el)
+
+
+def element_image_urls(el) -> list[str]:
+    """``image_urls`` on an already parsed fragment."""
     seen, out = set(), []
     for img in el.iter("img"):
         src = img.get("src")
