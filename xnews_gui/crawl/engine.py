@@ -39,6 +39,8 @@ from .storage import image_file, raw_name, write_atomic
 
 log = logging.getLogger(__name__)
 
+PAUSE_GRACE_S = 0.5  # after a pause, requests still waiting this long are cut (and fetched again on resume)
+
 ROBOTS_AGENT = "XNews"
 DEFAULT_USER_AGENT = f"XNews/{xnews_gui.__version__} (personal news reader for offline reading)"
 
@@ -103,6 +105,9 @@ class Crawler:
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._paused = False
+        self._paused_at = 0.0
+        self._pause_cut = False
+        self.fetcher: Fetcher | None = None
         self._halted = False
         self._status = "finished"
         self._busy = 0
@@ -119,6 +124,9 @@ class Crawler:
     # --- control (any thread) ---------------------------------------------------
     def pause(self) -> None:
         with self._cond:
+            if not self._paused:
+                self._paused_at = time.monotonic()
+                self._pause_cut = False
             self._paused = True
         self._emit("log", {"message": "paused"})
 
@@ -149,6 +157,8 @@ class Crawler:
                 self._status = status
             self._stop.set()
             self._cond.notify_all()
+        if self.fetcher is not None:
+            self.fetcher.interrupt()  # requests waiting to connect or for an answer fail now
 
     # --- the run ---------------------------------------------------------------
     def run(self) -> dict:
@@ -173,11 +183,16 @@ class Crawler:
             for t in threads:
                 t.start()
             deadline = time.monotonic() + opts.max_seconds if opts.max_seconds else None
-            while not self._all_done.wait(opts.stats_interval):
-                self.state.commit()
-                self._emit("stats", self.stats)
-                if deadline and time.monotonic() >= deadline:
+            next_stats = time.monotonic() + opts.stats_interval
+            while not self._all_done.wait(min(0.1, opts.stats_interval)):
+                now = time.monotonic()
+                if now >= next_stats:
+                    next_stats = now + opts.stats_interval
+                    self.state.commit()
+                    self._emit("stats", self.stats)
+                if deadline and now >= deadline:
                     self._halt("limit")
+                self._cut_paused_requests(now)
             for t in threads:
                 t.join()
             status = self._status
@@ -200,6 +215,16 @@ class Crawler:
         self.state.close()
         self._emit("finished", summary)
         return summary
+
+    def _cut_paused_requests(self, now: float) -> None:
+        """A pause takes effect within about a second even when a request hangs: the ones still
+        in flight after the grace time are cut and go back to the frontier."""
+        with self._cond:
+            due = self._paused and not self._pause_cut and now - self._paused_at >= PAUSE_GRACE_S
+            if due:
+                self._pause_cut = True
+        if due:
+            self.fetcher.interrupt()
 
     def _seed(self) -> None:
         resumed = self.state.begin()
@@ -274,7 +299,11 @@ class Crawler:
         try:
             result = self.fetcher.fetch(req.url, accept="html", gate=self.gate, check=self._check)
         except FetchError as exc:
-            if exc.kind != "stopped":  # a stopped fetch stays queued for the next start
+            if exc.kind == "interrupted":  # cut by a pause: fetched again on resume
+                with self._cond:
+                    self._started_pages -= 1
+                    self.scheduler.restore(req)
+            elif exc.kind != "stopped":  # a stopped fetch stays queued for the next start
                 self._failed(req, exc.kind, str(exc), exc.status)
             return
         self.stats_.add(pages=1, bytes=len(result.body), **{f"{req.kind}_pages": 1})
@@ -474,6 +503,10 @@ class Crawler:
             except FetchError as exc:
                 if exc.kind == "stopped":
                     return
+                if exc.kind == "interrupted":  # cut by a pause: left for a later article that shows it
+                    with self._cond:
+                        self._images_seen.discard(src)
+                    continue
                 self.stats_.add(image_errors=1)
                 self.sink.record_image(src, error=f"{exc.kind}: {exc}")
                 continue

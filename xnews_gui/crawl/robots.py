@@ -65,7 +65,7 @@ class RobotsCache:
         except FetchError as exc:
             if exc.kind == "http_4xx":
                 return True
-            if exc.kind == "stopped":
+            if exc.kind in ("stopped", "interrupted"):  # not an answer: asked again next time
                 raise
             if self.on_error:
                 self.on_error(robots_url, exc)
