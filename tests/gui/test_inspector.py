@@ -321,7 +321,10 @@ def test_start_page_explains_the_steps_and_opens_the_demo_site(qtbot, free_demo_
     assert sites.demo.server is not None
     assert ready.args == [sites.demo.server.url] and inspector.browser.url() == sites.demo.server.url
     assert inspector.browser.address.text() == sites.demo.server.url
-    assert inspector.profile() is None and not inspector.browser.on_start_page()
+    assert not inspector.browser.on_start_page()
+    # a fresh profile to practise on, not the bundled "demo" one that saving would overwrite
+    assert sites.name_edit.text() == "tin-nhanh" and inspector.profile().name == "tin-nhanh"
+    assert not inspector.profile().fields and inspector.profile().articles is None
     pick(qtbot, sites, "articles", ".list-news h3.title-news a")  # the page is a normal, pickable page
     assert inspector.profile().articles is not None
 

@@ -143,3 +143,18 @@ def test_the_app_quits_without_web_engine_warnings(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Release of profile requested" not in done.stderr, done.stderr[-2000:]
     assert "WebEnginePage still not deleted" not in done.stderr + done.stdout
+
+
+def test_focusing_the_table_opens_nothing_and_j_starts_at_the_top(qtbot, window, make_articles):
+    ids = make_articles(3)
+    view = window.articles
+    with qtbot.waitSignal(view.model.loaded):
+        view.model.reload()
+    window.show_tab("articles")
+    view.table.setFocus(Qt.FocusReason.TabFocusReason)  # Qt makes row 0 current, without selecting it
+    qtbot.wait(100)
+    assert view.reader.article is None and not any(repo.get_article(i).read for i in ids)
+    first = view.model.article_id(0)
+    with qtbot.waitSignal(view.reader.pageReady, timeout=15000, check_params_cb=lambda i: i == first):
+        qtbot.keyClick(view.table, Qt.Key.Key_J)
+    assert [repo.get_article(i).read for i in ids].count(True) == 1

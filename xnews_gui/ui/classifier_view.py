@@ -66,6 +66,16 @@ def _short_name(label: str) -> str:
     return "".join(w[0] for w in words).upper() if len(words) > 1 else label[:4]
 
 
+def _local_time(stamp: str) -> str:
+    """'2026-11-29T20:10:33+00:00' -> '2026-11-29 21:10' in the local time zone; other text as it is."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(str(stamp)).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return str(stamp)
+
+
 def _read_card(model_path: Path) -> dict:
     """The card beside the model (fast), else the one inside it (loads the model)."""
     side = card_path(model_path)
@@ -365,7 +375,7 @@ class ClassifierView(QWidget):
                               f"{ts.get('test_overlap_removed', 0)} also in training removed)")
         f["Accuracy"].setText(f"{m['accuracy']:.4f}" if "accuracy" in m else "–")
         f["Macro-F1"].setText(f"{m['macro']['f1']:.4f}" if "macro" in m else "–")
-        f["Trained"].setText(f"{card.get('created', '–')} in {card.get('train_seconds', '–')} s")
+        f["Trained"].setText(f"{_local_time(card.get('created', '–'))} in {card.get('train_seconds', '–')} s")
         v = card.get("versions", {})
         f["Libraries"].setText(", ".join(f"{k} {v[k]}" for k in ("scikit-learn", "numpy", "python") if k in v) or "–")
         f["Command"].setText(card.get("command", "–"))

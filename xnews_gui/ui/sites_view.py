@@ -19,6 +19,9 @@ from .inspector import Inspector
 from .inspector import start_page
 
 
+DEMO_PRACTICE = "tin-nhanh"  # the demo site's name: a profile built on it while trying the steps
+
+
 class SitesView(QWidget):
     """Build, open, save and export site profiles. The database is already open.
 
@@ -90,6 +93,7 @@ class SitesView(QWidget):
         layout.addWidget(split)
         self.name_edit.textEdited.connect(self.inspector.rename)
         self.inspector.rulesChanged.connect(self._sync_name)
+        self.inspector.rulesChanged.connect(lambda: self._message(""))  # the inspector's status takes over
         self.refresh()  # shows the start page too
 
     # --- public API ----------------------------------------------------------------
@@ -120,8 +124,8 @@ class SitesView(QWidget):
     def open_demo(self) -> str:
         """Start the bundled demo site in-process and show its home page, with a fresh profile to build."""
         url = self.demo.start()
-        self.name_edit.clear()
-        self.inspector.set_profile(None)
+        self.name_edit.setText(DEMO_PRACTICE)  # not "demo": saving must not overwrite the bundled profile
+        self.inspector.new_profile(DEMO_PRACTICE, url)
         self.inspector.load_url(url)
         self._message("Demo site open: choose \u201cArticle links\u201d and click an article title.")
         return url

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 from ...core.rules import Rule, RuleError
 from .draft import RuleCheck, label_for
 
-COLUMNS = ("Field", "Selector", "Kind", "Take", "Matches", "Value on this page")
+COLUMNS = ("Field", "Selector", "Kind", "Take", "Matches", "Value")
 EDITABLE = {1: "selector", 2: "kind", 3: "take"}
 OK, WARN, BAD = QColor("#1e8e3e"), QColor("#b06000"), QColor("#c5221f")
 
@@ -36,7 +36,9 @@ class RulePanel(QWidget):
                                     QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.ResizeToContents,
                                     QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch)):
             header.setSectionResizeMode(col, mode)
-        self.table.setColumnWidth(1, 210)
+        self.table.setColumnWidth(1, 190)
+        self.table.horizontalHeaderItem(5).setToolTip("The value the rule takes from the page shown")
+        self.table.horizontalHeaderItem(4).setToolTip("Matches on the page shown (rendered; raw HTML checked too)")
         self.empty = QLabel("No rules yet. Choose a field above, then click the matching part of the page.", self)
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: palette(mid); padding: 6px;")
@@ -49,6 +51,7 @@ class RulePanel(QWidget):
         layout.addWidget(self.empty)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.error)
+        self.table.hide()  # until there is a rule: the hint above says what to do
         self._keys: list[str] = []
         self._rules: dict[str, Rule] = {}
         self._filling = False
