@@ -29,7 +29,9 @@ class Sink(Protocol):
     def record_image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0,
                      error: str = "") -> None: ...
 
-    # optional: known_urls(urls) -> set (batch is_known), flush(), close()
+    # optional: known_urls(urls) -> set (batch is_known), flush(), close(),
+    # store_articles([(article, category, confidence, section_label), ...]) -> [(id, created) or the
+    # exception, ...]: several store_article calls committed together (the engine batches when it can)
 
 
 @runtime_checkable

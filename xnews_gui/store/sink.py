@@ -27,6 +27,7 @@ from .models import Page, database, utcnow
 PAGE_BATCH = 200  # page rows waiting before the writer is woken for them alone
 _ROWS_PER_INSERT = 100
 _IDLE_EXIT_S = 0.5  # the writer thread ends after this long without work
+_WRITER_CACHE_KIB = 4000  # the writer only appends: a small page cache keeps the process flat
 
 
 class _Job:
@@ -72,6 +73,21 @@ class StoreSink:
     def store_article(self, article, category=None, confidence=None, section_label=None) -> tuple[int, bool]:
         return self._call(repo.store_article, article, self.profile, category, confidence, section_label,
                           self.run_id)
+
+    def store_articles(self, rows) -> list:
+        """Several ``store_article`` calls in one transaction: for each (article, category,
+        confidence, section_label), its (id, created) or the exception it raised."""
+        return self._call(self._store_many, list(rows))
+
+    def _store_many(self, rows: list) -> list:
+        out: list = []
+        for article, category, confidence, section_label in rows:
+            try:
+                out.append(repo.store_article(article, self.profile, category, confidence, section_label,
+                                              self.run_id))
+            except Exception as exc:  # its savepoint is rolled back; the others stand
+                out.append(exc)
+        return out
 
     def record_page(self, url, status, encoding="", content_type="", raw_path="", kind="", error="") -> None:
         row = {"url": url, "status": status, "encoding": encoding, "content_type": content_type,
@@ -121,6 +137,10 @@ class StoreSink:
     def _run_writer(self) -> None:
         me = threading.current_thread()
         try:
+            try:
+                database.execute_sql(f"PRAGMA cache_size = -{_WRITER_CACHE_KIB}")
+            except Exception:  # no database yet: the jobs will say so
+                pass
             while True:
                 with self._cv:
                     while not self._jobs and len(self._pages) < PAGE_BATCH and self._writer is me:
