@@ -99,3 +99,89 @@ def test_list_visits_adapt_the_revisit_interval(tmp_path):
     assert fast < 3600 < slow
     assert state.next_visit() == pytest.approx(t + 4 * 3600 + fast)
     state.close()
+
+
+def _graph(n: int = 300, seed: int = 5) -> dict[str, list[str]]:
+    import random
+
+    rng = random.Random(seed)
+    return {f"http://x/{i}": [f"http://x/{rng.randrange(n)}" for _ in range(rng.randrange(6))] for i in range(n)}
+
+
+def _order(scheduler, graph, score=lambda url: 0.0, state=None) -> list[str]:
+    scheduler.push(Request("http://x/0"))
+    order = []
+    while (req := scheduler.pop()) is not None:
+        order.append(req.url)
+        for child in graph[req.url]:
+            scheduler.push(Request(child, "list", req.depth + 1, req.url, score=score(req.url)))
+        if state is not None:
+            state.done(req.url)  # as the engine does, before page_done
+        scheduler.page_done(req.url)
+    return order
+
+
+@pytest.mark.parametrize("strategy", ["bfs", "dfs", "best_first"])
+def test_disk_queue_keeps_the_in_memory_order_with_a_small_window(tmp_path, strategy):
+    from xnews_gui.crawl.frontier import DiskQueue, make_scheduler
+
+    graph = _graph()
+    score = lambda url: (hash(url) % 7) / 7  # noqa: E731 - several equal scores: ties in discovery order
+    expected = _order(make_scheduler(strategy), graph, score)
+    state = CrawlState(tmp_path / "s.sqlite3")
+    state.begin()
+    queue = make_scheduler(strategy, lambda r, k: state.claim(r, k) == NEW, store=state, window=4)
+    assert isinstance(queue, DiskQueue)
+    peak = 0
+    real_pop = queue.pop
+
+    def pop():
+        nonlocal peak
+        peak = max(peak, len(queue._mem))
+        return real_pop()
+
+    queue.pop = pop
+    assert _order(queue, graph, score, state) == expected
+    assert peak <= 4 and len(queue) == 0
+    state.close()
+
+
+def test_disk_queue_random_is_seeded_and_complete(tmp_path):
+    from xnews_gui.crawl.frontier import make_scheduler
+
+    graph = _graph(100)
+    orders = []
+    for run in range(2):
+        state = CrawlState(tmp_path / f"{run}.sqlite3")
+        state.begin()
+        orders.append(_order(make_scheduler("random", lambda r, k: state.claim(r, k) == NEW, store=state,
+                                            window=8, seed=4), graph, state=state))
+        state.close()
+    assert orders[0] == orders[1] and len(set(orders[0])) == len(orders[0])
+    assert set(orders[0]) == set(_order(make_scheduler("bfs"), graph))
+
+
+def test_disk_queue_resumes_from_disk_in_order(tmp_path):
+    from xnews_gui.crawl.frontier import make_scheduler
+
+    path = tmp_path / "s.sqlite3"
+    state = CrawlState(path)
+    state.begin()
+    queue = make_scheduler("bfs", lambda r, k: state.claim(r, k) == NEW, store=state, window=3)
+    for i in range(10):
+        queue.push(Request(f"http://x/{i}", "article"))
+    for _ in range(4):
+        state.done(queue.pop().url)
+    in_flight = queue.pop()  # popped, never done: the next start fetches it again
+    state.close()
+
+    state = CrawlState(path)
+    assert state.begin(load=False) == [] and state.resumed
+    queue = make_scheduler("bfs", lambda r, k: state.claim(r, k) == NEW, store=state, window=3)
+    assert len(queue) == 6
+    assert not queue.push(Request("http://x/7", "article"))  # still known
+    assert queue.push(Request("http://x/new", "article"))
+    order = [queue.pop().url for _ in range(7)]
+    assert order == [in_flight.url] + [f"http://x/{i}" for i in range(5, 10)] + ["http://x/new"]
+    assert queue.pop() is None
+    state.close()

@@ -30,7 +30,7 @@ from ..core.profile import FIELDS, LinkRule, Profile
 from ..core.rules import parse_html
 from ..core.urls import UrlError, absolute, canonical, host_of, in_scope, is_allowed_scheme
 from .fetcher import FetchError, Fetcher, FetchLimits, FetchResult
-from .frontier import Request, make_scheduler
+from .frontier import DISK_ORDERS, Request, make_scheduler
 from .politeness import HostGate
 from .relevance import KeywordRelevance
 from .robots import RobotsCache
@@ -217,12 +217,16 @@ class Crawler:
         per_host = opts.per_host or self.concurrency
         self.gate = HostGate(self.delay_s, per_host, stop=self._stop)
         self.robots = RobotsCache(self.fetcher, ROBOTS_AGENT, gate=self.gate, on_error=self._robots_error)
+        # bfs/dfs/random/best-first keep their queue on disk (a window in memory); the orders whose
+        # scores change while URLs wait (importance, pagerank) keep it in memory
+        on_disk = self.strategy in DISK_ORDERS
+        resumed = self.state.begin(load=not on_disk)
         self.scheduler = make_scheduler(self.strategy, self._claim, keywords=self.profile.crawl.topic_keywords,
-                                        seed=opts.seed)
+                                        seed=opts.seed, store=self.state if on_disk else None)
         previous_fill = json.loads(self.state.get("fill_rate", "{}") or "{}")
         _enter_switch_interval()
         try:
-            self._seed()
+            self._seed(resumed)
             threads = [threading.Thread(target=self._worker, name=f"xnews-crawl-{i}", daemon=True)
                        for i in range(self.concurrency)]
             self._alive = len(threads)
@@ -279,13 +283,13 @@ class Crawler:
         if due:
             self.fetcher.interrupt()
 
-    def _seed(self) -> None:
-        resumed = self.state.begin()
+    def _seed(self, resumed: list[Request]) -> None:
         if self.state.resumed:
             with self._cond:
-                for req in resumed:
+                for req in resumed:  # an in-memory queue; a disk queue reads its own
                     self.scheduler.restore(req)
-            self._emit("log", {"message": f"resuming pass {self.state.pass_no}: {len(resumed)} URLs queued"})
+                queued = len(self.scheduler)
+            self._emit("log", {"message": f"resuming pass {self.state.pass_no}: {queued} URLs queued"})
             return
         with self._cond:
             for url in self.profile.start_urls:
@@ -294,9 +298,9 @@ class Crawler:
                 except UrlError as exc:
                     self._emit("error", {"url": url, "kind": "bad_url", "message": str(exc)})
 
-    def _claim(self, req: Request) -> bool:
+    def _claim(self, req: Request, key: float = 0.0) -> bool:
         # called by the scheduler under self._cond
-        self._claim_result = self.state.claim(req)
+        self._claim_result = self.state.claim(req, key)
         return self._claim_result == NEW
 
     def _next(self) -> Request | None:
@@ -353,6 +357,7 @@ class Crawler:
         """Fetch and handle one page; True when an article was handed over to the store stage."""
         if req.kind == "list" and self.options.due_only and req.depth > 0 and not self.state.due(req.url):
             self.state.done(req.url)
+            self._settled(req.url)
             self.stats_.add(not_due=1)
             return False
         try:
@@ -471,8 +476,13 @@ class Crawler:
     def _robots_error(self, url: str, exc: FetchError) -> None:
         self._error(url, "robots", f"robots.txt unreachable ({exc.kind}: {exc}); not crawling that host")
 
+    def _settled(self, url: str) -> None:
+        with self._cond:
+            self.scheduler.settled(url)
+
     def _failed(self, req: Request, kind: str, message: str, status: int = 0) -> None:
         self.state.done(req.url, ok=False)
+        self._settled(req.url)
         self.sink.record_page(req.url, status, kind=req.kind, error=f"{kind}: {message}")
         self._error(req.url, kind, message)
 

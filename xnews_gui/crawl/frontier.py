@@ -8,6 +8,7 @@ seen set persistent; by default it is an in-memory set.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import random
@@ -57,6 +58,9 @@ class Scheduler:
 
     def page_done(self, url: str) -> None:
         """A page was fetched (PageRank uses it to refresh the ranks)."""
+
+    def settled(self, url: str) -> None:
+        """A popped request is over without a fetched page (failed or skipped)."""
 
     def pop(self) -> Request | None:
         raise NotImplementedError
@@ -261,9 +265,105 @@ class ByPageRank(_Rescoring):
         return super().pop()
 
 
+DISK_ORDERS = ("bfs", "dfs", "random", "best_first", "focused")
+
+
+class DiskQueue(Scheduler):
+    """The frontier kept on disk (the crawl state's ``url`` table), with only a window of the
+    next requests in memory, so memory stays flat however far the queue grows.
+
+    For the orders a fixed key gives: bfs (discovery order), dfs (deepest first), random (a
+    seeded random key) and best-first (highest score); ties in discovery order, as the
+    in-memory schedulers. ``store`` is the crawl state: ``claim(request, key) -> bool`` writes
+    the row with its key, ``queued(limit) -> [(key, seq, request)]`` reads the queued rows in
+    key order, ``queued_count()`` and ``max_seq()``. Invariant: every queued request is in
+    the window, in flight (popped, not yet settled) or on disk only, and every key in the
+    window sorts before every key on disk only.
+    """
+
+    def __init__(self, store, order: str = "bfs", claim=None, *, window: int = 256, seed: int | None = None):
+        if order not in DISK_ORDERS:
+            raise ValueError(f"no disk queue for the {order!r} order")
+        self._store = store
+        self._order = "best_first" if order == "focused" else order
+        self._claim_key = claim or store.claim
+        super().__init__(lambda request: True)
+        self._window = max(4, window)
+        self._rng = random.Random(seed)
+        self._mem: list = []  # sorted (key, seq, tie, request)
+        self._tie = itertools.count()
+        self._in_flight: set[str] = set()
+        self._seq = itertools.count(store.max_seq() + 1)
+        self._disk_only = store.queued_count()  # a resumed crawl starts with everything on disk
+        # keys at or after the bound may be on disk only (a resumed queue: everything)
+        self._bound: tuple | None = (float("-inf"), -1) if self._disk_only else None
+
+    def key(self, request: Request) -> float:
+        if self._order == "bfs":
+            return 0.0
+        if self._order == "dfs":
+            return -float(request.depth)
+        if self._order == "random":
+            return self._rng.random()
+        return -float(request.score)
+
+    def push(self, request: Request) -> bool:
+        request.seq = next(self._seq)
+        key = self.key(request)
+        if not self._claim_key(request, key):
+            return False
+        self._place(key, request)
+        return True
+
+    def restore(self, request: Request) -> None:
+        """A popped request back in the queue (its fetch was cut by a pause)."""
+        self._in_flight.discard(request.url)
+        self._place(self.key(request), request)
+
+    def _place(self, key: float, request: Request) -> None:
+        entry = (key, request.seq, next(self._tie), request)
+        if self._disk_only and self._bound is not None and entry[:2] >= self._bound:
+            self._disk_only += 1  # it sorts after rows still on disk: read back in its turn
+            return
+        bisect.insort(self._mem, entry)
+        if len(self._mem) > self._window:
+            last = self._mem.pop()  # its row stays queued on disk
+            self._disk_only += 1
+            bound = last[:2]
+            self._bound = bound if self._bound is None or bound < self._bound else self._bound
+
+    def pop(self) -> Request | None:
+        if not self._mem and self._disk_only:
+            self._refill()
+        if not self._mem:
+            return None
+        request = self._mem.pop(0)[3]
+        self._in_flight.add(request.url)
+        return request
+
+    def _refill(self) -> None:
+        rows = self._store.queued(self._window + len(self._in_flight))
+        loaded = [(k, q, next(self._tie), r) for k, q, r in rows if r.url not in self._in_flight][:self._window]
+        self._mem = loaded
+        self._disk_only = max(0, self._store.queued_count() - len(self._in_flight) - len(loaded))
+        self._bound = loaded[-1][:2] if loaded and self._disk_only else None
+
+    def page_done(self, url: str) -> None:
+        self._in_flight.discard(url)
+
+    def settled(self, url: str) -> None:
+        self._in_flight.discard(url)
+
+    def __len__(self) -> int:
+        return len(self._mem) + self._disk_only
+
+
 def make_scheduler(strategy: str, claim: Claim | None = None, *, keywords: dict | None = None,
-                   seed: int | None = None) -> Scheduler:
-    """The scheduler for a profile's ``crawl.strategy``."""
+                   seed: int | None = None, store=None, window: int = 256) -> Scheduler:
+    """The scheduler for a profile's ``crawl.strategy``. With ``store`` (the crawl state), the
+    orders in ``DISK_ORDERS`` keep their queue on disk (``claim`` is then ``claim(request, key)``)."""
+    if store is not None and strategy in DISK_ORDERS:
+        return DiskQueue(store, strategy, claim, window=window, seed=seed)
     if strategy == "bfs":
         return BreadthFirst(claim)
     if strategy == "dfs":

@@ -46,16 +46,25 @@ class CrawlState:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(url)")}
+        if "qkey" not in columns:  # the frontier's order on disk (crawl states made before it: 0)
+            self._db.execute("ALTER TABLE url ADD COLUMN qkey REAL NOT NULL DEFAULT 0")
+            self._db.execute("ALTER TABLE url ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
+        self._db.execute("CREATE INDEX IF NOT EXISTS url_order ON url (pass, state, qkey, seq)")
         self._lock = threading.RLock()
         self._pending = 0
         self._commit_every = commit_every
         self.pass_no = int(self._meta("pass", "0"))
 
     # --- passes -------------------------------------------------------------
-    def begin(self) -> list[Request]:
-        """Open a pass; returns the queued requests of an interrupted pass (resume) or []."""
+    def begin(self, load: bool = True) -> list[Request]:
+        """Open a pass; returns the queued requests of an interrupted pass (resume) or []
+        (with ``load=False`` they stay on disk, for a disk queue; ``resumed`` tells)."""
         with self._lock:
             if self._meta("pass_open", "0") == "1" and self.pass_no:
+                self.resumed = True
+                if not load:
+                    return []
                 rows = self._db.execute(
                     "SELECT url, kind, depth, parent, anchor, score FROM url WHERE pass = ? AND state = ? ORDER BY rowid",
                     (self.pass_no, QUEUED)).fetchall()
@@ -77,22 +86,24 @@ class CrawlState:
             self.commit()
 
     # --- frontier -----------------------------------------------------------
-    def claim(self, req: Request) -> str:
+    def claim(self, req: Request, key: float = 0.0) -> str:
         """Record a discovered URL: NEW (queue it), DUPLICATE (seen in this pass)
-        or KNOWN (an article done in an earlier pass)."""
+        or KNOWN (an article done in an earlier pass). ``key`` and ``req.seq`` order the
+        queue on disk (``queued``)."""
         with self._lock:
             self._tx()
             cur = self._db.execute(
-                "INSERT OR IGNORE INTO url (url, kind, depth, parent, anchor, score, state, pass) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (req.url, req.kind, req.depth, req.parent, req.anchor, req.score, QUEUED, self.pass_no))
+                "INSERT OR IGNORE INTO url (url, kind, depth, parent, anchor, score, state, pass, qkey, seq) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (req.url, req.kind, req.depth, req.parent, req.anchor, req.score, QUEUED, self.pass_no,
+                 key, req.seq))
             if cur.rowcount:
                 return NEW
             # seen before: list pages are read again in each pass; failed articles retried
             cur = self._db.execute(
-                "UPDATE url SET state = ?, pass = ?, depth = ?, parent = ?, anchor = ?, score = ?, kind = ? "
-                "WHERE url = ? AND pass < ? AND (kind = 'list' OR state = ? OR ? = 'list')",
-                (QUEUED, self.pass_no, req.depth, req.parent, req.anchor, req.score, req.kind,
+                "UPDATE url SET state = ?, pass = ?, depth = ?, parent = ?, anchor = ?, score = ?, kind = ?, "
+                "qkey = ?, seq = ? WHERE url = ? AND pass < ? AND (kind = 'list' OR state = ? OR ? = 'list')",
+                (QUEUED, self.pass_no, req.depth, req.parent, req.anchor, req.score, req.kind, key, req.seq,
                  req.url, self.pass_no, FAILED, req.kind))
             if cur.rowcount:
                 return NEW
@@ -104,6 +115,26 @@ class CrawlState:
             self._tx()
             self._db.execute("UPDATE url SET state = ? WHERE url = ?", (DONE if ok else FAILED, url))
             self._bump()
+
+    # --- the frontier on disk (frontier.DiskQueue) ------------------------------------
+    def queued(self, limit: int) -> list[tuple[float, int, Request]]:
+        """The first ``limit`` queued requests of this pass in queue order: (key, seq, request)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT url, kind, depth, parent, anchor, score, qkey, seq FROM url "
+                "WHERE pass = ? AND state = ? ORDER BY qkey, seq, rowid LIMIT ?",
+                (self.pass_no, QUEUED, limit)).fetchall()
+        return [(k, q, Request(url=u, kind=kd, depth=d, parent=p or "", anchor=a or "", score=s or 0.0, seq=q))
+                for u, kd, d, p, a, s, k, q in rows]
+
+    def queued_count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM url WHERE pass = ? AND state = ?",
+                                    (self.pass_no, QUEUED)).fetchone()[0]
+
+    def max_seq(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM url").fetchone()[0]
 
     def counts(self) -> dict:
         with self._lock:
