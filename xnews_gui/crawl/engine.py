@@ -119,6 +119,7 @@ class _ToStore:
 
 
 _STORE_BATCH = 64
+_STORE_GATHER_S = 0.05  # a batch waits this long for company: one transaction for several articles
 
 
 @dataclass
@@ -380,6 +381,7 @@ class Crawler:
             if item is False:
                 return False  # over the article limit: left queued
             if item is not None:
+                result.body = b""  # not needed any more: the store queue holds no page bodies
                 item.result, item.encoding, item.raw_path = result, encoding, raw_path
                 self._store_q.put(item)
                 return True
@@ -402,6 +404,7 @@ class Crawler:
         while not closing:
             batch: list[_ToStore] = []
             item = self._store_q.get()
+            until = time.monotonic() + _STORE_GATHER_S
             while True:
                 if item is None:
                     closing = True
@@ -410,7 +413,7 @@ class Crawler:
                 if len(batch) >= _STORE_BATCH:
                     break
                 try:
-                    item = self._store_q.get_nowait()
+                    item = self._store_q.get(timeout=max(0.0, until - time.monotonic()))
                 except queue.Empty:
                     break
             if batch:
