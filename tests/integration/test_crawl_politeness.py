@@ -67,7 +67,7 @@ def test_per_host_delay(tmp_path):
         Crawler(profile, MemorySink(), state_dir=tmp_path).run()
         times = site.times()
         assert len(times) == 7  # robots, home, 5 articles
-        assert min(gaps(times)) >= 0.15 - 0.01
+        assert min(gaps(times)) >= 0.15 - 0.025  # server-side clock: connection set-up jitter
 
 
 def test_connections_per_host_are_bounded(tmp_path):

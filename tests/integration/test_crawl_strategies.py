@@ -70,3 +70,49 @@ def test_focused_does_not_expand_off_topic_pages(tmp_path):
     order = "".join(crawl("focused", tmp_path, relevance_threshold=0.6))
     # B, D and F are off topic: their links are not followed (E never); C and G are, first
     assert order == "ABCFGHD"
+
+
+
+class _SportsPages:
+    """A stand-in topic model: a page whose text names sports teams and athletes again and again is about sport."""
+
+    WORDS = ("Đội tuyển", "câu lạc bộ", "Câu lạc bộ", "Huấn luyện viên", "tay vợt", "U23", "Vận động viên",
+             "vận động viên", "cầu thủ", "thủ môn", "trận đấu")
+
+    def proba(self, text):
+        sport = 0.9 if sum(text.count(w) for w in self.WORDS) >= 6 else 0.1
+        return {"The thao": sport, "Kinh doanh": 1 - sport}
+
+    def predict(self, text):
+        probs = self.proba(text)
+        label = max(probs, key=probs.get)
+        return label, probs[label]
+
+
+def test_focused_crawl_follows_the_profiles_focus_topics(tmp_path):
+    import json
+
+    from xnews_gui.core.profile import Profile
+    from xnews_gui.crawl.engine import Crawler
+    from xnews_gui.crawl.sink import MemorySink
+    from xnews_gui.demo import DemoServer
+
+    from ..conftest import PROFILES
+
+    data = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    stored = {}
+    with DemoServer(port=0) as server:
+        data["start_urls"] = [server.url + "the-thao/"]
+        for topic in ("The thao", "Kinh doanh"):
+            data["crawl"].update(strategy="focused", focus_topics=[topic], relevance_threshold=0.6)
+            sink = MemorySink()
+            Crawler(Profile.from_dict(data), sink, state_dir=tmp_path / topic, classifier=_SportsPages()).run()
+            stored[topic] = {a["article"].url for a in sink.articles}
+    # sport: the sports list pages are expanded (pagination followed), other sections are not
+    assert len(stored["The thao"]) >= 10
+    assert all("/the-thao/" in u for u in stored["The thao"])
+    # business: the seed is always read, but the sports pages it leads to are not relevant, so sports
+    # pagination stops at once while the other sections' list pages are expanded
+    sports = [u for u in stored["Kinh doanh"] if "/the-thao/" in u]
+    assert len(sports) <= 5
+    assert len(stored["Kinh doanh"]) - len(sports) >= 40

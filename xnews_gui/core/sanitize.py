@@ -58,7 +58,7 @@ def sanitize_html(html: str, base_url: str | None = None) -> str:
             ) if len(el) else html
             if el.text and el.text.strip():
                 html = escape(el.text) + html
-        except (etree.ParserError, ValueError):
+        except (etree.ParserError, ValueError, AssertionError):  # lxml asserts on some whole documents
             pass
     return _clean(html)
 

@@ -91,7 +91,7 @@ class CrawlOptions:
     incremental: bool = True
     obey_robots: bool = True
     relevance_threshold: float | None = None  # focused crawling; None = the profile's (default 0.6)
-    topics: tuple = ()  # classifier labels of interest for focused crawling
+    topics: tuple = ()  # classifier labels of interest for focused crawling (default: the profile's focus_topics)
     due_only: bool = False  # periodic passes: read only list pages whose revisit is due
     seed: int | None = None  # random strategy
     limits: FetchLimits = field(default_factory=FetchLimits)
@@ -571,10 +571,11 @@ class Crawler:
     def _relevance(self, doc) -> float:
         text = " ".join(doc.itertext())  # not text_content(): it glues words of adjacent elements
         proba = getattr(self.classifier, "proba", None)
-        if proba is not None and self.options.topics:
+        topics = self.options.topics or self.profile.crawl.focus_topics
+        if proba is not None and topics:
             try:
                 probs = proba(text)
-                return min(1.0, sum(probs.get(t, 0.0) for t in self.options.topics))
+                return min(1.0, sum(probs.get(t, 0.0) for t in topics))
             except Exception as exc:  # a broken model must not stop the crawl
                 self._error("", "classifier", f"{exc.__class__.__name__}: {exc}")
         if self.keywords:
