@@ -26,12 +26,15 @@ def register(subparsers) -> None:
     p.add_argument("--no-raw", action="store_true", help="do not keep the raw HTML of fetched pages")
     p.add_argument("--fresh", action="store_true", help="forget the saved frontier and seen URLs first")
     p.add_argument("--quiet", action="store_true", help="only the summary")
+    p.add_argument("--skip-hidden-topics", action="store_true",
+                   help="don't store articles of topics marked 'not interested' (they are remembered as seen)")
     p.set_defaults(func=cmd_crawl, needs_db=True)
 
 
 def cmd_crawl(args) -> int:
     from .crawl.engine import CrawlOptions, Crawler
     from .crawl.periodic import PeriodicCrawler
+    from .store import repo
     from .store.sink import StoreSink
 
     profile = _load_profile(args.profile)
@@ -43,7 +46,8 @@ def cmd_crawl(args) -> int:
                            concurrency=args.concurrency, delay_s=args.delay, strategy=args.strategy,
                            contact=args.contact, fetch_images=not args.no_images, save_raw=not args.no_raw)
     classifier = _classifier(Path(args.data_dir))
-    sink = StoreSink(profile.name, Path(args.data_dir))
+    sink = StoreSink(profile.name, Path(args.data_dir),
+                     skip_categories=repo.hidden_categories() if args.skip_hidden_topics else ())
     printer = _Printer(quiet=args.quiet)
     if args.periodic:
         runner = PeriodicCrawler(profile, sink, state_dir=state_dir, options=options, classifier=classifier,
@@ -133,7 +137,7 @@ class _Printer:
 def _print_summary(s: dict) -> None:
     print(f"crawl {s['status']}: {s['pages']} pages ({s['list_pages']} lists, {s['article_pages']} articles), "
           f"{s['articles']} new articles, {s['duplicates']} duplicates, {s['known_skipped']} already known, "
-          f"{s['images']} images")
+          f"{s['images']} images" + (f", {s['skipped_topic']} left out (skipped topics)" if s.get("skipped_topic") else ""))
     print(f"  {s['elapsed_s']:.1f} s, {s['pages_per_s']:.1f} pages/s, harvest rate {s['harvest_rate']:.0%}, "
           f"queue left {s['queue']}")
     if s["errors"]:

@@ -127,3 +127,20 @@ def test_periodic_passes_set_next_run(db, data_dir, demo_profile):
     assert [p["articles"] for p in passes] == [72, 0]
     assert before + 0.06 <= runner.next_run_at <= time.time() + 0.6 + 0.01
     assert passes[1]["list_pages"] >= 1 and passes[1]["article_pages"] == 0
+
+
+def test_skipped_topics_are_not_stored_and_not_fetched_again(db, data_dir, demo_server, demo_profile):
+    """With 'skip topics I am not interested in' on, sport articles are left out, and a re-crawl knows them."""
+    sink = StoreSink("demo", data_dir, skip_categories={"The thao"})
+    first = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False)).run()
+    sink.flush()
+    assert first["articles"] == 60 and first["skipped_topic"] == 12
+    assert Article.select().count() == 60
+    assert not Article.select().where(Article.category == "The thao").exists()
+    sport = [u for u in (a.path for a in DemoSite().articles) if u.startswith("/the-thao/")]
+    url = demo_server.url.rstrip("/") + sport[0]
+    assert repo.is_known(url) and Page.get(Page.url == url).kind == repo.SKIPPED
+
+    again = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False)).run()
+    sink.flush()
+    assert again["articles"] == 0 and again["article_pages"] == 0  # nothing fetched again, sport included

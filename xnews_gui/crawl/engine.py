@@ -448,7 +448,8 @@ class Crawler:
         article_id, created = outcome
         article = item.article
         if not created:
-            self.stats_.add(duplicates=1)
+            # id None: the sink declined it (a topic the user skips); else it was already stored
+            self.stats_.add(**({"skipped_topic": 1} if article_id is None else {"duplicates": 1}))
             if self.options.max_articles:
                 with self._cond:
                     self._article_slots -= 1

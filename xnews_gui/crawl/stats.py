@@ -55,6 +55,7 @@ class CrawlStats:
             "article_pages": c.get("article_pages", 0),
             "articles": c.get("articles", 0),
             "duplicates": c.get("duplicates", 0),
+            "skipped_topic": c.get("skipped_topic", 0),
             "known_skipped": c.get("known_skipped", 0),
             "errors": sum(errors.values()),
             "errors_by_kind": errors,

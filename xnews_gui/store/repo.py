@@ -78,12 +78,17 @@ def store_article(
         return database.execute_sql("SELECT id FROM article WHERE url = ?", (url,)).fetchone()[0], False
 
 
+SKIPPED = "skipped"  # Page.kind of an article page not stored because the user skips its topic
+
+
 def known_urls(urls: Iterable[str]) -> set[str]:
+    """The URLs (canonical) already stored as articles or skipped for their topic."""
     urls = list(urls)
     found: set[str] = set()
     for i in range(0, len(urls), 500):
         chunk = urls[i : i + 500]
         found.update(a.url for a in Article.select(Article.url).where(Article.url.in_(chunk)))
+        found.update(p.url for p in Page.select(Page.url).where(Page.url.in_(chunk) & (Page.kind == SKIPPED)))
     return found
 
 
@@ -92,7 +97,13 @@ def is_known(url: str) -> bool:
         url = canonical(url)
     except UrlError:
         return False
-    return Article.select().where(Article.url == url).exists()
+    return (Article.select().where(Article.url == url).exists()
+            or Page.select().where((Page.url == url) & (Page.kind == SKIPPED)).exists())
+
+
+def mark_skipped(url: str, reason: str) -> None:
+    """Remember an article page left out for its topic, so an incremental crawl does not fetch it again."""
+    record_page(canonical(url), 200, kind=SKIPPED, error=reason)
 
 
 def get_article(article_id: int) -> Article | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from peewee import EXCLUDED
+from peewee import EXCLUDED, Case
 
 from ..paths import image_cache_dir, raw_pages_dir
 from . import repo
@@ -42,9 +42,10 @@ class _Job:
 
 
 class StoreSink:
-    def __init__(self, profile: str, data_dir: Path, run_id: int | None = None):
+    def __init__(self, profile: str, data_dir: Path, run_id: int | None = None, skip_categories=()):
         self.profile = profile
         self.run_id = run_id
+        self.skip_categories = frozenset(skip_categories)  # topics the user is not interested in
         self.image_root = image_cache_dir(Path(data_dir))
         self.raw_root = raw_pages_dir(Path(data_dir))
         self._pages: list[dict] = []
@@ -70,9 +71,15 @@ class StoreSink:
     def known_urls(self, urls) -> set[str]:
         return repo.known_urls(urls)
 
-    def store_article(self, article, category=None, confidence=None, section_label=None) -> tuple[int, bool]:
-        return self._call(repo.store_article, article, self.profile, category, confidence, section_label,
-                          self.run_id)
+    def store_article(self, article, category=None, confidence=None, section_label=None) -> tuple[int | None, bool]:
+        return self._call(self._store_one, article, category, confidence, section_label)
+
+    def _store_one(self, article, category, confidence, section_label) -> tuple[int | None, bool]:
+        """(id, created); (None, False) for an article of a skipped topic, remembered as a known URL."""
+        if category is not None and category in self.skip_categories:
+            repo.mark_skipped(article.url, f"topic {category} is skipped")
+            return None, False
+        return repo.store_article(article, self.profile, category, confidence, section_label, self.run_id)
 
     def store_articles(self, rows) -> list:
         """Several ``store_article`` calls in one transaction: for each (article, category,
@@ -83,8 +90,7 @@ class StoreSink:
         out: list = []
         for article, category, confidence, section_label in rows:
             try:
-                out.append(repo.store_article(article, self.profile, category, confidence, section_label,
-                                              self.run_id))
+                out.append(self._store_one(article, category, confidence, section_label))
             except Exception as exc:  # its savepoint is rolled back; the others stand
                 out.append(exc)
         return out
@@ -188,5 +194,7 @@ class StoreSink:
 def _insert_pages(rows: list[dict]) -> None:
     """``repo.record_page`` for many rows in one statement (the last row for a URL wins)."""
     update = {getattr(Page, name): getattr(EXCLUDED, name)
-              for name in ("status", "encoding", "content_type", "raw_path", "kind", "error", "fetched_at")}
+              for name in ("status", "encoding", "content_type", "raw_path", "error", "fetched_at")}
+    # a page skipped for its topic stays marked so (it is how a re-crawl knows it)
+    update[Page.kind] = Case(None, [(Page.kind == repo.SKIPPED, repo.SKIPPED)], EXCLUDED.kind)
     Page.insert_many(rows).on_conflict(conflict_target=[Page.url], update=update).execute()

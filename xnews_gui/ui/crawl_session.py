@@ -23,7 +23,10 @@ DRAIN_MS = 200
 
 
 def make_sink(data_dir: Path, profile: str, run_id: int | None):
-    return StoreSink(profile, data_dir, run_id)
+    from .settings import Preferences
+
+    skip = repo.hidden_categories() if Preferences.load().skip_hidden_topics else ()
+    return StoreSink(profile, data_dir, run_id, skip_categories=skip)
 
 
 def image_cache_bytes() -> int:

@@ -23,6 +23,7 @@ class Preferences:
     image_cache_mb: int = 500
     max_image_kb: int = 8192
     mark_read_on_open: bool = True
+    skip_hidden_topics: bool = False  # don't store articles of topics marked 'not interested'
 
     @classmethod
     def load(cls, settings: QSettings | None = None) -> "Preferences":
@@ -37,6 +38,7 @@ class Preferences:
             image_cache_mb=_int(s.value("images/cache_mb"), d.image_cache_mb),
             max_image_kb=_int(s.value("images/max_kb"), d.max_image_kb),
             mark_read_on_open=str(s.value("reader/mark_read_on_open", "true")).lower() in ("true", "1"),
+            skip_hidden_topics=str(s.value("crawl/skip_hidden_topics", "false")).lower() in ("true", "1"),
         )
 
     def save(self, settings: QSettings | None = None) -> None:
@@ -49,6 +51,7 @@ class Preferences:
         s.setValue("images/cache_mb", self.image_cache_mb)
         s.setValue("images/max_kb", self.max_image_kb)
         s.setValue("reader/mark_read_on_open", self.mark_read_on_open)
+        s.setValue("crawl/skip_hidden_topics", self.skip_hidden_topics)
         s.sync()
 
     def crawl_options(self, **overrides):

@@ -53,6 +53,8 @@ class SettingsDialog(QDialog):
         self.max_kb.setValue(prefs.max_image_kb)
         self.mark_read = QCheckBox("Mark an article read when it is opened")
         self.mark_read.setChecked(prefs.mark_read_on_open)
+        self.skip_hidden = QCheckBox("Don't store articles of topics marked “not interested” (else: hide them)")
+        self.skip_hidden.setChecked(prefs.skip_hidden_topics)
 
         data_box = QGroupBox("Data")
         f = QFormLayout(data_box)
@@ -64,6 +66,7 @@ class SettingsDialog(QDialog):
         f.addRow("Delay between requests:", self.delay)
         f.addRow("User agent:", self.user_agent)
         f.addRow("Contact:", self.contact)
+        f.addRow("", self.skip_hidden)
         image_box = QGroupBox("Images and reading")
         f = QFormLayout(image_box)
         f.addRow("Image cache size:", self.cache_mb)
@@ -93,4 +96,5 @@ class SettingsDialog(QDialog):
             image_cache_mb=self.cache_mb.value(),
             max_image_kb=self.max_kb.value(),
             mark_read_on_open=self.mark_read.isChecked(),
+            skip_hidden_topics=self.skip_hidden.isChecked(),
         )
