@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import requests
@@ -20,6 +21,13 @@ MAX_FETCH_BYTES = 10 * 1024 * 1024
 
 class CliError(RuntimeError):
     """An error for the user: printed as one line, exit code 2."""
+
+
+def port_number(text: str) -> int:
+    value = int(text) if text.strip().lstrip("-").isdigit() else -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.set_defaults(func=cmd_export, needs_db=True)
 
     x = sub.add_parser("demo-site", help="serve the bundled offline demo news site on 127.0.0.1")
-    x.add_argument("--port", type=int, default=8765)
+    x.add_argument("--port", type=port_number, default=8765, help="port on 127.0.0.1 (default 8765; 0 = any free)")
     x.add_argument("--dump", metavar="DIR", help="write every page to DIR instead of serving")
     x.set_defaults(func=cmd_demo_site, needs_db=False)
 
@@ -204,7 +212,15 @@ def cmd_profiles_show(args) -> int:
 def cmd_profiles_import(args) -> int:
     from .store import repo
 
-    profile = Profile.from_json(_read_text(Path(args.file)))
+    path = Path(args.file)
+    profile = Profile.from_json(_read_text(path))
+    test = profile.self_test
+    if test and test.file and not Path(test.file).is_absolute():
+        # the sample lies beside the profile's file: keep where it really is
+        sample = (path.parent / test.file).resolve()
+        if not sample.is_file():
+            raise CliError(f"profile {profile.name!r}: self_test file {test.file!r} not found beside {path}")
+        profile = profile.with_(self_test=replace(test, file=str(sample)))
     repo.save_profile(profile)
     print(f"imported profile {profile.name!r}")
     return 0

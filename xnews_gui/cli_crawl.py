@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import threading
 import time
@@ -10,16 +11,40 @@ from pathlib import Path
 from .paths import RESOURCES, models_dir
 
 
+def count(text: str) -> int:
+    """A whole number >= 0."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return int(text)
+
+
+def positive(text: str) -> int:
+    value = count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0")
+    return value
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("crawl", help="crawl a site with its profile and store the articles")
     p.add_argument("--profile", required=True, help="stored profile name (or a profile JSON file)")
-    p.add_argument("--max-pages", type=int, default=0, help="stop after this many pages (0 = no limit)")
-    p.add_argument("--max-articles", type=int, default=0, help="stop after this many new articles")
-    p.add_argument("--max-seconds", type=float, default=0, help="stop after this many seconds")
+    p.add_argument("--max-pages", type=count, default=0, help="stop after this many pages (0 = no limit)")
+    p.add_argument("--max-articles", type=count, default=0, help="stop after this many new articles")
+    p.add_argument("--max-seconds", type=seconds, default=0, help="stop after this many seconds (0 = no limit)")
     p.add_argument("--strategy", choices=("bfs", "dfs", "random", "best_first", "importance", "pagerank",
                                           "focused"), help="crawl order (default: the profile's)")
-    p.add_argument("--concurrency", type=int, help="worker threads (default: the profile's)")
-    p.add_argument("--delay", type=float, help="seconds between requests to one host (default: the profile's)")
+    p.add_argument("--concurrency", type=positive, help="worker threads (default: the profile's)")
+    p.add_argument("--delay", type=seconds, help="seconds between requests to one host (default: the profile's)")
     p.add_argument("--contact", default="", help="e-mail or URL added to the User-Agent")
     p.add_argument("--periodic", action="store_true", help="re-crawl forever at the adaptive revisit interval")
     p.add_argument("--no-images", action="store_true", help="do not download article images")
@@ -34,6 +59,7 @@ def register(subparsers) -> None:
 def cmd_crawl(args) -> int:
     from .crawl.engine import CrawlOptions, Crawler
     from .crawl.periodic import PeriodicCrawler
+    from .crawl.state import CrawlBusy
     from .store import repo
     from .store.sink import StoreSink
 
@@ -52,29 +78,54 @@ def cmd_crawl(args) -> int:
     if args.periodic:
         runner = PeriodicCrawler(profile, sink, state_dir=state_dir, options=options, classifier=classifier,
                                  on_event=printer)
-        summaries = _blocking(lambda: runner.run_forever(), runner.stop)
-        return 0 if summaries is not None else 130
+        _, interrupted = _blocking(lambda: runner.run_forever(), runner.stop)
+        return 130 if interrupted else 0
     sink.start_run()
     crawler = Crawler(profile, sink, state_dir=state_dir, options=options, classifier=classifier, on_event=printer)
-    summary = _blocking(crawler.run, crawler.stop)
+    try:
+        summary, interrupted = _blocking(crawler.run, crawler.stop)
+    except CrawlBusy as exc:
+        sink.finish_run({"status": "refused"})
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if summary is None:  # the crawl thread failed or was cut short: record what is known
+        summary = dict(crawler.stats, status="stopped" if interrupted else "failed")
     sink.finish_run(summary)
     _print_summary(summary)
+    if interrupted:
+        return 130
+    if not summary.get("pages"):
+        print("error: nothing could be fetched from the start URLs (see the errors above); "
+              "check the address, the network and robots.txt", file=sys.stderr)
+        return 1
     return 0
 
 
 def _blocking(target, stop):
-    """Run ``target`` in a thread so Ctrl-C can stop it cleanly; return its result."""
+    """Run ``target`` in a thread so Ctrl-C can stop it cleanly; (its result or None, interrupted)."""
     result: list = []
-    thread = threading.Thread(target=lambda: result.append(target()), name="xnews-crawl-main")
+    failure: list = []
+
+    def run():
+        try:
+            result.append(target())
+        except BaseException as exc:  # reported below, in the main thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name="xnews-crawl-main")
     thread.start()
-    try:
-        while thread.is_alive():
+    interrupted = False
+    while thread.is_alive():
+        try:
             thread.join(0.2)
-    except KeyboardInterrupt:
-        print("stopping...", file=sys.stderr)
-        stop()
-        thread.join()
-    return result[0] if result else None
+        except KeyboardInterrupt:
+            if not interrupted:
+                print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)
+                interrupted = True
+                stop()
+    if failure and not interrupted:
+        raise failure[0]
+    return (result[0] if result else None), interrupted
 
 
 def _load_profile(name: str):

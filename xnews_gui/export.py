@@ -53,7 +53,10 @@ def export_articles(articles: list[dict], fmt: str, out: Path, images_root: Path
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.is_dir():
+        raise ExportError(f"{out} is a folder: give the name of the file to write")
+    if not out.parent.is_dir():
+        raise ExportError(f"cannot write {out}: the folder {out.parent} does not exist")
     if image_lookup is None:
         image_lookup = cached_image_lookup(images_root) if images_root else (lambda _url: None)
     tmp = out.with_name(out.name + ".part")
@@ -71,8 +74,13 @@ def export_articles(articles: list[dict], fmt: str, out: Path, images_root: Path
         else:
             _epub(articles, tmp, title, image_lookup)
         tmp.replace(out)
+    except OSError as exc:
+        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
     return out
 
 

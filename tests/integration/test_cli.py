@@ -206,3 +206,63 @@ def test_export_feed_and_book_formats(cli, tmp_path):
     assert cli("export", "--format", "epub", "-o", str(tmp_path / "b.epub"))[0] == 0
     with zipfile.ZipFile(tmp_path / "b.epub") as book:
         assert book.namelist()[0] == "mimetype"
+
+
+def test_crawl_refuses_a_second_crawl_of_the_same_profile(cli, data_dir, demo_server, tmp_path):
+    from xnews_gui.crawl.state import CrawlState
+
+    profile = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    profile["start_urls"] = [demo_server.url]
+    profile.pop("self_test")  # its sample lies beside the bundled file, not this copy
+    path = tmp_path / "demo.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    assert cli("profiles", "import", str(path))[0] == 0
+    running = CrawlState(data_dir / "crawl" / "demo.sqlite3")  # as a crawl in another process would
+    try:
+        code, _, err = cli("crawl", "--profile", "demo", "--quiet")
+    finally:
+        running.close()
+    assert code == 2 and "a crawl of 'demo' is already running" in err
+    code, out, _ = cli("crawl", "--profile", "demo", "--quiet", "--no-images")
+    assert code == 0 and "72 new articles" in out
+
+
+def test_crawl_that_fetches_nothing_fails(cli, tmp_path):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    profile = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    profile.update(name="nowhere", start_urls=[f"http://127.0.0.1:{port}/"])
+    profile.pop("self_test")
+    path = tmp_path / "nowhere.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    assert cli("profiles", "import", str(path))[0] == 0
+    code, _, err = cli("crawl", "--profile", "nowhere", "--quiet")
+    assert code == 1 and "nothing could be fetched" in err
+
+
+def test_imported_profile_finds_its_sample_beside_its_file(cli, tmp_path):
+    folder = tmp_path / "mine"
+    (folder / "samples").mkdir(parents=True)
+    (folder / "samples" / "own.html").write_bytes((PROFILES / "samples" / "demo-article.html").read_bytes())
+    data = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    data.update(name="mine")
+    data["self_test"]["file"] = "samples/own.html"
+    (folder / "mine.json").write_text(json.dumps(data), encoding="utf-8")
+    assert cli("profiles", "import", str(folder / "mine.json"))[0] == 0
+    code, out, _ = cli("profiles", "check", "mine")
+    assert code == 0 and "6/6 fields ok" in out
+    data["self_test"]["file"] = "samples/missing.html"
+    (folder / "bad.json").write_text(json.dumps(dict(data, name="bad")), encoding="utf-8")
+    code, _, err = cli("profiles", "import", str(folder / "bad.json"))
+    assert code == 2 and "self_test file 'samples/missing.html' not found" in err
+
+
+def test_export_to_a_missing_folder_or_a_folder_is_refused(cli, tmp_path):
+    cli("profiles", "list")
+    code, _, err = cli("export", "--format", "csv", "-o", str(tmp_path / "typo" / "x.csv"))
+    assert code == 2 and "does not exist" in err and not (tmp_path / "typo").exists()
+    code, _, err = cli("export", "--format", "csv", "-o", str(tmp_path))
+    assert code == 2 and "is a folder" in err

@@ -56,9 +56,21 @@ def test_uncommitted_work_is_redone_after_a_crash(tmp_path):
     state.commit()
     state.done("http://x/a")  # not committed: the "crash" below loses it
     state._db.close()
+    state._lockfile.close()  # a dead process holds no lock
     state = CrawlState(path)
     assert [r.url for r in state.begin()] == ["http://x/a"]
     state.close()
+
+
+def test_two_crawls_never_share_one_state(tmp_path):
+    from xnews_gui.crawl.state import CrawlBusy
+
+    path = tmp_path / "site.sqlite3"
+    first = CrawlState(path)
+    with pytest.raises(CrawlBusy, match="a crawl of 'site' is already running"):
+        CrawlState(path)
+    first.close()
+    CrawlState(path).close()  # free again once the first crawl has ended
 
 
 def test_scheduler_with_persistent_claim(tmp_path):

@@ -37,10 +37,31 @@ CREATE TABLE IF NOT EXISTS list_page (
 """
 
 
+class CrawlBusy(BlockingIOError):
+    """Another crawl of the same profile holds this crawl state."""
+
+
+def _lock_exclusively(path: Path):
+    """An open file holding an exclusive lock, so two crawls never share one frontier."""
+    handle = open(path, "a+b")
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no advisory lock; the store still refuses duplicate articles
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise CrawlBusy(f"a crawl of {path.stem!r} is already running with this data folder "
+                        "(another XNews window or command); wait for it to end or stop it first") from None
+    return handle
+
+
 class CrawlState:
     def __init__(self, path: Path, commit_every: int = 500):
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._lockfile = _lock_exclusively(path.with_suffix(".lock"))
         self.path = path
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -207,6 +228,7 @@ class CrawlState:
         with self._lock:
             self.commit()
             self._db.close()
+            self._lockfile.close()
 
     def _tx(self) -> None:
         if not self._db.in_transaction:
