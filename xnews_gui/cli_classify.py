@@ -15,13 +15,10 @@ from pathlib import Path
 
 from .classify import ModelError, TopicClassifier, TrainConfig, corpus
 from .classify.training import evaluate, train
-from .paths import RESOURCES, models_dir
-
-BUNDLED_MODEL = RESOURCES / "model" / "topic.joblib"
-
+from .paths import own_model_path
 
 def default_model(data_dir: Path) -> Path:
-    return models_dir(Path(data_dir)) / "topic.joblib"
+    return own_model_path(Path(data_dir))
 
 
 def register(subparsers) -> None:

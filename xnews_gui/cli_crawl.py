@@ -8,7 +8,7 @@ import threading
 import time
 from pathlib import Path
 
-from .paths import RESOURCES, models_dir
+from .paths import topic_model_path
 
 
 def count(text: str) -> int:
@@ -142,9 +142,8 @@ def _load_profile(name: str):
 
 
 def _classifier(root: Path):
-    candidates = [models_dir(root) / "topic.joblib", *sorted((RESOURCES / "model").glob("*.joblib"))]
-    path = next((p for p in candidates if p.is_file()), None)
-    if path is None:
+    path = topic_model_path(root)
+    if not path.is_file():
         print("no topic model found: crawling without a classifier (articles get their section's topic)")
         return None
     try:

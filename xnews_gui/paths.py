@@ -10,6 +10,7 @@ from platformdirs import user_data_dir
 PACKAGE_ROOT = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
 RESOURCES = PROJECT_ROOT / "resources"
+BUNDLED_MODEL = RESOURCES / "model" / "topic.joblib"
 BUNDLED_PROFILES = PROJECT_ROOT / "profiles"
 
 
@@ -56,3 +57,24 @@ def image_cache_dir(root: Path) -> Path:
 
 def models_dir(root: Path) -> Path:
     return root / "models"
+
+
+def own_model_path(root: Path) -> Path:
+    """Where `train` and Retrain write the user's topic model."""
+    return models_dir(root) / "topic.joblib"
+
+
+def topic_model_path(root: Path) -> Path:
+    """The user's trained topic model when there is one, else the model shipped with XNews."""
+    own = own_model_path(root)
+    return own if own.exists() else BUNDLED_MODEL
+
+
+IMAGE_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
+                    "image/svg+xml": "svg", "image/avif": "avif"}
+
+
+def image_file(images_root, sha256: str, content_type: str) -> Path:
+    """Where the image cache keeps an image: <root>/<sha[:2]>/<sha>.<ext> (content-addressed)."""
+    ext = IMAGE_EXTENSIONS.get(content_type.split(";")[0].strip().lower(), "img")
+    return Path(images_root) / sha256[:2] / f"{sha256}.{ext}"

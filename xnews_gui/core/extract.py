@@ -13,8 +13,8 @@ from lxml import etree
 
 from .dates import parse_date
 from .profile import FIELDS, Profile
-from .rules import Rule, RuleError, element_text, normalize_space, parse_html, to_text
-from .sanitize import element_image_urls, image_urls, prepare, sanitize_elements, sanitize_html
+from .rules import Rule, RuleError, element_text, normalize_space, parse_html
+from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from .urls import absolute
 
 

@@ -7,20 +7,13 @@ import os
 import threading
 from pathlib import Path
 
-IMAGE_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
-                    "image/svg+xml": "svg", "image/avif": "avif"}
+from ..paths import image_file  # noqa: F401  (the image cache's layout, shared with the store)
 
 
 def raw_name(url: str) -> str:
     """Where a raw page lies, relative to the raw folder: <md5[:2]>/<md5>.html."""
     digest = hashlib.md5(url.encode("utf-8")).hexdigest()
     return f"{digest[:2]}/{digest}.html"
-
-
-def image_file(root: Path, sha256: str, content_type: str) -> Path:
-    """Same layout as ``store.repo.image_file``: <root>/<sha[:2]>/<sha>.<ext>."""
-    ext = IMAGE_EXTENSIONS.get(content_type.split(";")[0].strip().lower(), "img")
-    return Path(root) / sha256[:2] / f"{sha256}.{ext}"
 
 
 _made_dirs: set[str] = set()

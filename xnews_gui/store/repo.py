@@ -13,6 +13,7 @@ from typing import Iterable
 from ..core.extract import Article as ExtractedArticle
 from ..core.profile import Profile
 from ..core.urls import UrlError, canonical
+from ..paths import image_file  # noqa: F401  (the cache layout, part of the store's API)
 from .db import write_lock
 from .models import Article, Category, CrawlRun, FailedExtraction, Page, ProfileRecord, database, utcnow
 
@@ -250,12 +251,3 @@ def image_record(url: str):
     from .models import ImageCache
 
     return ImageCache.get_or_none(ImageCache.url == url)
-
-
-def image_file(images_root, sha256: str, content_type: str):
-    """Where the cache keeps an image: <root>/<sha[:2]>/<sha>.<ext>."""
-    from pathlib import Path
-
-    ext = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
-           "image/svg+xml": "svg", "image/avif": "avif"}.get(content_type.split(";")[0].strip().lower(), "img")
-    return Path(images_root) / sha256[:2] / f"{sha256}.{ext}"

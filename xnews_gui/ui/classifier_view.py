@@ -54,7 +54,7 @@ from ..classify import ModelError, TopicClassifier
 from ..classify.model import card_path
 from ..classify.retrain import Cancelled, retrain
 from ..core.topics import display_name
-from ..paths import models_dir
+from ..paths import own_model_path
 from . import workers
 
 SETTINGS_CORPUS = "classifier/corpus_dir"
@@ -492,7 +492,7 @@ class ClassifierView(QWidget):
     def start_retrain(self) -> None:
         if self._worker is not None:
             return
-        old, out = self.model_path, models_dir(self.data_dir) / "topic.joblib"
+        old, out = self.model_path, own_model_path(self.data_dir)
         corpus_dir, docs = self.corpus_dir, self._training_docs
         cache = self.data_dir / "cache" / "corpora"
 

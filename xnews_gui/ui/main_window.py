@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
-from ..paths import RESOURCES, models_dir
+from ..paths import topic_model_path
 from . import icons
 from .articles_view import ArticlesView
 from .classifier_view import ClassifierView
@@ -19,15 +19,6 @@ from .settings_dialog import SettingsDialog
 from .sites_view import SitesView
 
 TABS = ("sites", "crawl", "articles", "classifier")
-
-
-def default_model_path(data_dir: Path) -> Path:
-    """The user's trained model when there is one, else the model shipped in resources/model."""
-    own = models_dir(data_dir) / "topic.joblib"
-    if own.exists():
-        return own
-    shipped = sorted((RESOURCES / "model").glob("*.joblib"))
-    return shipped[0] if shipped else own
 
 
 class ClassifierLoader:
@@ -40,7 +31,7 @@ class ClassifierLoader:
         self._key: tuple | None = None
 
     def __call__(self):
-        path = default_model_path(self.data_dir)
+        path = topic_model_path(self.data_dir)
         if not path.exists():
             return None
         key = (path, path.stat().st_mtime_ns)  # a Retrain rewrites the same file: reload it
@@ -63,7 +54,7 @@ class MainWindow(QMainWindow):
         self.crawl = CrawlView(self.data_dir, classifier_loader=ClassifierLoader(self.data_dir))
         self.articles = ArticlesView(self.data_dir)
         self.sites = SitesView(self.data_dir, demo=self.crawl.demo)  # one demo server for both tabs
-        self.classifier = ClassifierView(default_model_path(self.data_dir), self.data_dir)
+        self.classifier = ClassifierView(topic_model_path(self.data_dir), self.data_dir)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         for widget, name, label in ((self.sites, "sites", "Sites"), (self.crawl, "crawl", "Crawl"),
