@@ -174,7 +174,8 @@ def _open_db(root: Path) -> None:
 
 
 # --- profiles --------------------------------------------------------------------
-def _profile(name_or_file: str) -> Profile:
+def profile_argument(name_or_file: str) -> Profile:
+    """A stored profile by name, or a profile JSON file."""
     from .store import repo
 
     path = Path(name_or_file)
@@ -205,7 +206,7 @@ def cmd_profiles_list(args) -> int:
 
 
 def cmd_profiles_show(args) -> int:
-    sys.stdout.write(_profile(args.name).to_json())
+    sys.stdout.write(profile_argument(args.name).to_json())
     return 0
 
 
@@ -227,7 +228,7 @@ def cmd_profiles_import(args) -> int:
 
 
 def cmd_profiles_export(args) -> int:
-    text = _profile(args.name).to_json()
+    text = profile_argument(args.name).to_json()
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {args.output}", file=sys.stderr)
@@ -249,7 +250,7 @@ def cmd_profiles_check(args) -> int:
     from .bundled import self_test_file
     from .core.selftest import check_page
 
-    profile = _profile(args.name)
+    profile = profile_argument(args.name)
     if not profile.self_test:
         raise CliError(f"profile {profile.name!r} has no self_test (a sample file or URL with expected fields)")
     if profile.self_test.file:
@@ -291,7 +292,7 @@ def cmd_import_conf(args) -> int:
 def cmd_export_conf(args) -> int:
     from .core.xnews_conf import to_conf
 
-    text, skipped = to_conf([_profile(n) for n in args.names])
+    text, skipped = to_conf([profile_argument(n) for n in args.names])
     for reason in skipped:
         print(f"skipped {reason}", file=sys.stderr)
     if not text:
@@ -332,7 +333,7 @@ def fetch(url: str, timeout: float = 20.0) -> tuple[bytes, str]:
 def cmd_extract(args) -> int:
     from .core.extract import extract
 
-    profile = _profile(args.profile)
+    profile = profile_argument(args.profile)
     source = args.source
     if source.lower().startswith(("http://", "https://")):
         html, ctype = fetch(source)

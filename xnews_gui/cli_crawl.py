@@ -63,7 +63,9 @@ def cmd_crawl(args) -> int:
     from .store import repo
     from .store.sink import StoreSink
 
-    profile = _load_profile(args.profile)
+    from .cli import profile_argument
+
+    profile = profile_argument(args.profile)
     state_dir = Path(args.data_dir) / "crawl"
     if args.fresh:
         for path in state_dir.glob(f"{profile.name}.sqlite3*"):
@@ -126,19 +128,6 @@ def _blocking(target, stop):
     if failure and not interrupted:
         raise failure[0]
     return (result[0] if result else None), interrupted
-
-
-def _load_profile(name: str):
-    from .core.profile import Profile
-    from .store import repo
-
-    profile = repo.load_profile(name)
-    if profile is None and name.endswith(".json") and Path(name).is_file():
-        profile = Profile.from_json(Path(name).read_text(encoding="utf-8"))
-    if profile is None:
-        names = ", ".join(repo.profile_names()) or "none"
-        raise ValueError(f"no profile named {name!r} (stored profiles: {names})")
-    return profile
 
 
 def _classifier(root: Path):
