@@ -26,6 +26,7 @@ from typing import Callable
 import xnews_gui
 from ..core.encoding import decode_html
 from ..core.extract import extract
+from ..core.links import follow
 from ..core.profile import FIELDS, LinkRule, Profile
 from ..core.rules import parse_html
 from ..core.urls import UrlError, absolute, canonical, host_of, in_scope, is_allowed_scheme
@@ -551,23 +552,8 @@ class Crawler:
         self.stats_.add(known_skipped=known, dropped_by_depth=dropped)
 
     def _links(self, doc, base: str, rule: LinkRule, anchors: bool) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = []
-        seen: set[str] = set()
-        domains = self.profile.allowed_domains
-        limit = self.options.max_url_length
-        for el in rule.as_rule().select(doc):
-            href = (el.get("href") or "").strip()
-            if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
-                continue
-            try:
-                link = canonical(absolute(base, href))
-            except (UrlError, ValueError):
-                continue
-            if link in seen or len(link) > limit or not in_scope(link, domains) or not rule.accepts(link):
-                continue
-            seen.add(link)
-            out.append((link, el.text_content().strip() if anchors else ""))
-        return out
+        return follow(doc, base, rule, self.profile.allowed_domains, max_url_length=self.options.max_url_length,
+                      anchors=anchors)
 
     def _relevance(self, doc) -> float:
         text = " ".join(doc.itertext())  # not text_content(): it glues words of adjacent elements

@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 from ...core.extract import extract
 from ...core.profile import FIELDS, LinkRule, Profile
 from ...core.rules import Rule, RuleError, parse_html
-from ...core.selectors import induce, learn_url_pattern
+from ...core.links import page_links
+from ...core.selectors import induce, induce_links
 from ...core.urls import absolute
 
 # (key, toolbar label); "articles"/"next" become the profile's link rules
@@ -58,11 +59,16 @@ class Draft:
     def regenerate(self, key: str) -> list[Rule]:
         positives = [(h, x) for _, h, x in self.examples.get(key, [])]
         negatives = [(h, x) for _, h, x in self.negatives.get(key, [])]
+        if key == "articles":
+            link_rules = induce_links(positives, negatives)
+            if link_rules:
+                self.profile = self.profile.with_(articles=link_rules[0])
+            if self.examples.get(key):
+                self.list_url = self.examples[key][-1][0]
+            return [r.as_rule().with_(note=_link_note(r)) for r in link_rules]
         rules = induce(positives, negatives, field=key)
         if rules:
             self.set_rule(key, rules[0])
-        if key == "articles" and self.examples.get(key):
-            self.list_url = self.examples[key][-1][0]
         return rules
 
     def _add_remove(self, url, html, xpath, negative) -> list[Rule]:
@@ -85,16 +91,10 @@ class Draft:
     def set_rule(self, key: str, rule: Rule | None) -> None:
         """Put a rule (from induction, a suggestion or a hand edit) into the profile."""
         p = self.profile
-        if key == "articles":
-            if rule is None:
-                self.profile = p.with_(articles=None)
-                return
-            hrefs = [_href_at(h, x) for _, h, x in self.examples.get("articles", [])]
-            rejected = [_href_at(h, x) for _, h, x in self.negatives.get("articles", [])]
-            allow = p.articles.allow if p.articles and not hrefs else ()
-            pattern = learn_url_pattern([h for h in hrefs if h], [h for h in rejected if h])
-            self.profile = p.with_(articles=LinkRule(kind=rule.kind, selector=rule.selector,
-                                                     allow=(pattern,) if pattern else allow))
+        if key == "articles":  # a hand edit of the selector: the URL patterns stay
+            kept = p.articles or LinkRule()
+            self.profile = p.with_(articles=None if rule is None else LinkRule(
+                kind=rule.kind, selector=rule.selector, allow=kept.allow, deny=kept.deny))
         elif key == "next":
             self.profile = p.with_(lists=None if rule is None else LinkRule(kind=rule.kind, selector=rule.selector))
         elif key in FIELDS:
@@ -128,14 +128,8 @@ class Draft:
         return keys
 
 
-def _href_at(html: str, xpath: str) -> str:
-    from ...core.selectors import locate
-
-    el = locate(parse_html(html), xpath)
-    if el is None:
-        return ""
-    a = el if el.tag == "a" else next(el.iterancestors("a"), None)
-    return (a.get("href") or "") if a is not None else ""
+def _link_note(rule: LinkRule) -> str:
+    return f"links matching {' or '.join(rule.allow)}" if rule.allow else "every link it selects"
 
 
 def label_for(key: str) -> str:
@@ -211,17 +205,8 @@ class PreviewRow:
 
 
 def article_links(profile: Profile, list_html: str, list_url: str, limit: int = 4) -> list[str]:
-    """The first article URLs the profile's link rule finds on a list page (deduplicated)."""
-    if not profile.articles:
-        return []
-    seen: list[str] = []
-    for href in profile.articles.as_rule().apply(list_html, list_url):
-        url = absolute(list_url, href)
-        if url and profile.articles.accepts(url) and url not in seen and url != list_url:
-            seen.append(url)
-        if len(seen) >= limit:
-            break
-    return seen
+    """The first article URLs the crawl of ``profile`` would queue from this list page."""
+    return page_links(profile, list_html, list_url)[0][:limit]
 
 
 def preview_row(profile: Profile, url: str, html: str) -> PreviewRow:
