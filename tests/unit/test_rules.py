@@ -24,7 +24,7 @@ def test_xpath_rule_and_html_take():
 
 
 def test_attr_take_falls_back_to_lazy_src():
-    assert Rule(kind="css", selector="img.hero", take="attr:src").apply(HTML) == ["data:image/gif;base64,R0lG"]
+    assert Rule(kind="css", selector="img.hero", take="attr:src").apply(HTML) == ["/lazy.jpg"]
     assert Rule(kind="css", selector="time", take="attr:datetime").apply(HTML) == ["2024-03-12T10:30:00+07:00"]
 
 
@@ -78,3 +78,14 @@ def test_rule_dict_round_trip():
 def test_empty_or_garbage_html_gives_no_values():
     assert Rule(kind="css", selector="h1").apply("") == []
     assert Rule(kind="css", selector="h1").apply(b"\x00\x01\x02 not html") == []
+
+
+@pytest.mark.parametrize("tag", ["script", "style", "noscript", "template"])
+def test_text_after_an_inline_hidden_block_is_kept(tag):
+    page = f"<html><body><div class='b'>foo<{tag}>x</{tag}>bar</div></body></html>"
+    assert Rule(kind="css", selector="div.b").apply(page) == ["foo bar"]
+
+
+def test_text_after_nested_hidden_blocks_and_comments_is_kept():
+    page = "<div class='b'>a<b>b<script>s</script>c</b><!-- note -->d<noscript><p>n</p></noscript>e</div>"
+    assert Rule(kind="css", selector="div.b").apply(page) == ["a b c d e"]

@@ -15,6 +15,8 @@ import lxml.html
 from cssselect import GenericTranslator, SelectorError
 from lxml import etree
 
+from .images import image_source
+
 KINDS = ("css", "xpath", "regex", "markers")
 
 
@@ -265,15 +267,30 @@ _SKIP_TEXT = {"script", "style", "noscript", "template"}
 
 
 def element_text(el) -> str:
-    parts: list[str] = []
-    for node in el.iter():
-        if node is not el and isinstance(node.tag, str) and node.tag in _SKIP_TEXT:
+    """The element's visible text, whitespace-normalised.
+
+    Script, style, noscript and template contents and comments are skipped, but
+    the text that follows them (their tail) is kept: ``foo<script>x</script>bar``
+    reads "foo bar".
+    """
+    if not isinstance(el.tag, str) or el.tag in _SKIP_TEXT:
+        return ""
+    parts: list[str] = [el.text] if el.text else []
+    stack = [(el, iter(el))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack and node.tail:
+                parts.append(node.tail)
             continue
-        parent = node.getparent()
-        if node.text and isinstance(node.tag, str) and node.tag not in _SKIP_TEXT:
-            parts.append(node.text)
-        if node is not el and node.tail and not (parent is not None and parent.tag in _SKIP_TEXT):
-            parts.append(node.tail)
+        if isinstance(child.tag, str) and child.tag not in _SKIP_TEXT:
+            if child.text:
+                parts.append(child.text)
+            stack.append((child, iter(child)))
+        elif child.tail:
+            parts.append(child.tail)
     return normalize_space(" ".join(parts))
 
 
@@ -283,8 +300,10 @@ def take_value(el, take: str) -> str:
     if take == "html":
         return lxml.html.tostring(el, encoding="unicode", with_tail=False)
     name = take[5:]
+    if name == "src" and el.tag in ("img", "amp-img"):
+        return image_source(el)
     value = el.get(name)
-    if value is None and name == "src":  # lazy-loaded images
+    if value is None and name == "src":  # lazy-loaded media other than img
         value = el.get("data-src") or el.get("data-original")
     if value is None and name == "content" and el.tag != "meta":
         value = el.get("datetime")

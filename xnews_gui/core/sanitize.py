@@ -13,6 +13,8 @@ import lxml.html
 import nh3
 from lxml import etree
 
+from .images import image_source
+
 ALLOWED_TAGS = {
     "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "u", "s", "small",
     "mark", "blockquote", "q", "cite", "ul", "ol", "li", "dl", "dt", "dd", "figure", "figcaption",
@@ -27,17 +29,28 @@ ALLOWED_ATTRIBUTES = {
     "time": {"datetime"},
     "abbr": {"title"},
 }
-_LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-srcset")
+_HIDDEN = ("script", "style", "noscript", "template")
 
 
 def prepare(fragment_el, base_url: str | None) -> None:
-    """In place: absolute URLs, lazy images made real. Works on an lxml element."""
+    """In place: hidden blocks dropped (their tail kept), lazy images made real, absolute URLs.
+
+    Works on an lxml element.
+    """
+    for node in list(fragment_el.iter(*_HIDDEN)):
+        if node is fragment_el:
+            continue
+        if node.tag == "noscript" and _unwrap_noscript_image(node):
+            continue
+        node.tail = " " + (node.tail or "")  # "foo<script/>bar" reads "foo bar", as element_text does
+        node.drop_tree()
     for img in fragment_el.iter("img"):
-        if not img.get("src") or img.get("src", "").startswith("data:"):
-            for attr in _LAZY_SRC:
-                if img.get(attr):
-                    img.set("src", img.get(attr).split()[0])
-                    break
+        real = image_source(img)
+        if real != (img.get("src") or ""):
+            if real:
+                img.set("src", real)
+            else:
+                img.attrib.pop("src", None)
     if base_url:
         try:
             fragment_el.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
@@ -45,21 +58,33 @@ def prepare(fragment_el, base_url: str | None) -> None:
             pass
 
 
+def _unwrap_noscript_image(node) -> bool:
+    """``<noscript><img src=real></noscript>`` after a lazy placeholder: keep the real image.
+
+    Returns True when the noscript was unwrapped (its image stays in place).
+    """
+    if node.find(".//img") is None:
+        return False
+    prev = node.getprevious()
+    if prev is not None and prev.tag == "img" and image_source(prev):
+        return False  # the page's own image already shows
+    if prev is not None and prev.tag == "img":
+        prev.drop_tree()  # the placeholder the noscript stands in for
+    node.drop_tag()
+    return True
+
+
 def sanitize_html(html: str, base_url: str | None = None) -> str:
     """Sanitised HTML, safe to store and to show with JavaScript off."""
     if not html or not html.strip():
         return ""
-    if base_url:
-        try:
-            el = lxml.html.fragment_fromstring(html, create_parent="div")
-            prepare(el, base_url)
-            html = "".join(
-                lxml.html.tostring(child, encoding="unicode") for child in el
-            ) if len(el) else html
-            if el.text and el.text.strip():
-                html = escape(el.text) + html
-        except (etree.ParserError, ValueError, AssertionError):  # lxml asserts on some whole documents
-            pass
+    # always prepared: hidden blocks and lazy images are handled before the allow-list
+    try:
+        el = lxml.html.fragment_fromstring(html, create_parent="div")
+        prepare(el, base_url)
+        html = escape(el.text or "") + "".join(lxml.html.tostring(child, encoding="unicode") for child in el)
+    except (etree.ParserError, ValueError, AssertionError):  # lxml asserts on some whole documents
+        pass
     return _clean(html)
 
 
