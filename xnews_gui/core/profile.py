@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .patterns import PatternError, check_pattern, compile_pattern
 from .rules import Rule, RuleError
 from .urls import ALLOWED_SCHEMES, is_allowed_scheme
 
@@ -66,17 +67,21 @@ class LinkRule:
             self.as_rule().check(where)
         for pattern in self.allow + self.deny:
             try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise RuleError(f"{where}: invalid URL pattern {pattern!r}: {exc}") from None
+                check_pattern(pattern)
+            except PatternError as exc:
+                raise RuleError(f"{where}: invalid URL pattern: {exc}") from None
 
     def as_rule(self) -> Rule:
         return Rule(kind=self.kind, selector=self.selector or "a[href]", take="attr:href")
 
     def accepts(self, url: str) -> bool:
-        if self.allow and not any(re.search(p, url) for p in self.allow):
+        """True when ``url`` passes allow and deny (a pattern that runs out of time refuses it)."""
+        try:
+            if self.allow and not any(compile_pattern(p).search(url) for p in self.allow):
+                return False
+            return not any(compile_pattern(p).search(url) for p in self.deny)
+        except PatternError:
             return False
-        return not any(re.search(p, url) for p in self.deny)
 
 
 @dataclass(frozen=True)
@@ -221,9 +226,9 @@ class Profile:
                 raise RuleError("topics: must map URL patterns to topic labels")
             for pattern in topics:
                 try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    raise RuleError(f"topics: invalid URL pattern {pattern!r}: {exc}") from None
+                    check_pattern(pattern)
+                except PatternError as exc:
+                    raise RuleError(f"topics: invalid URL pattern: {exc}") from None
         except (RuleError, ProfileError) as exc:
             raise ProfileError(f"{label}: {exc}") from None
         description = data.get("description", "")
@@ -269,8 +274,11 @@ class Profile:
 
     def topic_for_url(self, url: str) -> str | None:
         for pattern, label in self.topics.items():
-            if re.search(pattern, url):
-                return label
+            try:
+                if compile_pattern(pattern).search(url):
+                    return label
+            except PatternError:  # out of time on this URL: no section topic from this pattern
+                continue
         return None
 
 

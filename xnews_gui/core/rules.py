@@ -16,6 +16,7 @@ from cssselect import GenericTranslator, SelectorError
 from lxml import etree
 
 from .images import image_source
+from .patterns import PatternError, check_pattern, compile_pattern
 
 KINDS = ("css", "xpath", "regex", "markers")
 
@@ -163,9 +164,9 @@ def _compiled(rule: Rule):
         raise RuleError(f"invalid take {rule.take!r} (expected text, html or attr:NAME)")
     if rule.post:
         try:
-            re.compile(rule.post)
-        except re.error as exc:
-            raise RuleError(f"invalid post-processing regex {rule.post!r}: {exc}") from None
+            check_pattern(rule.post, re.S)
+        except PatternError as exc:
+            raise RuleError(f"invalid post-processing regex: {exc}") from None
     if rule.kind == "markers":
         if not rule.start or not all(isinstance(s, str) and s for s in rule.start):
             raise RuleError("a markers rule needs at least one non-empty start fragment")
@@ -176,9 +177,9 @@ def _compiled(rule: Rule):
         raise RuleError(f"empty {rule.kind} selector")
     if rule.kind == "regex":
         try:
-            return re.compile(rule.selector, re.S)
-        except re.error as exc:
-            raise RuleError(f"invalid regular expression {rule.selector!r}: {exc}") from None
+            return compile_pattern(rule.selector, re.S)
+        except PatternError as exc:
+            raise RuleError(str(exc)) from None
     path = css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
     try:
         return etree.XPath(path)
@@ -190,7 +191,11 @@ def _apply_text_rule(rule: Rule, text: str) -> list[str]:
     if rule.kind == "regex":
         pattern = _compiled(rule)
         values = []
-        for m in pattern.finditer(text):
+        try:
+            matches = pattern.finditer(text)
+        except PatternError as exc:  # the time limit
+            raise RuleError(str(exc)) from None
+        for m in matches:
             values.append(m.group(1) if pattern.groups else m.group(0))
         return [_html_value(v, rule.take) for v in values]
     value = between_markers(text, rule.start, rule.end)
@@ -313,7 +318,11 @@ def take_value(el, take: str) -> str:
 def postprocess(rule: Rule, value: str) -> str | None:
     if not rule.post:
         return value
-    m = re.search(rule.post, value, re.S)
+    pattern = compile_pattern(rule.post, re.S)
+    try:
+        m = pattern.search(value)
+    except PatternError as exc:  # the time limit
+        raise RuleError(f"post-processing: {exc}") from None
     if not m:
         return None
-    return (m.group(1) if m.re.groups else m.group(0)).strip()
+    return (m.group(1) if pattern.groups else m.group(0)).strip()
