@@ -101,7 +101,14 @@ class ArticlesView(QWidget):
             combo.currentIndexChanged.connect(self.apply_filter)
         self.unread.toggled.connect(self.apply_filter)
         self.starred.toggled.connect(self.apply_filter)
-        self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+        # A mouse press makes the row current *before* it selects it: act once both have happened.
+        self._open_timer = QTimer(self, singleShot=True, interval=0)
+        self._open_timer.timeout.connect(self.show_current)
+        selection = self.table.selectionModel()
+        selection.currentRowChanged.connect(lambda *_: self._open_timer.start())
+        selection.selectionChanged.connect(lambda *_: self._open_timer.start())
+        self.table.activated.connect(self.open_row)  # Enter, double-click
+        self.table.clicked.connect(self.open_row)  # also a click on the row that is already current
         self.model.loaded.connect(self._loaded)
         self.model.rowsArrived.connect(lambda _n: self._show_count())
         self.reader.articleChanged.connect(self._article_changed)
@@ -144,13 +151,29 @@ class ArticlesView(QWidget):
         self.model.add_articles(ids)
 
     # --- selection and navigation ---------------------------------------------------------
-    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        # focusing the table makes its first row current without selecting it: that opens (and marks
-        # read) nothing; a click, the arrow keys or J / K select the row they make current
+    def show_current(self) -> None:
+        """Show the current row in the reader when it is selected.
+
+        Focusing the table makes its first row current without selecting it: that opens (and marks
+        read) nothing; a click, Enter, the arrow keys or J / K select the row they make current."""
+        current = self.table.currentIndex()
         if current.isValid() and self.table.selectionModel().isRowSelected(current.row(), QModelIndex()):
-            aid = current.data(ID_ROLE)
-            if aid is not None:
-                self.reader.show_article(aid, mark_read=Preferences.load().mark_read_on_open)
+            self._open(current.data(ID_ROLE))
+
+    def open_row(self, index: QModelIndex) -> None:
+        """Open this row whatever the selection says (a click, a double-click, Enter)."""
+        if not index.isValid():
+            return
+        selection = self.table.selectionModel()
+        if not selection.isRowSelected(index.row(), QModelIndex()):
+            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                      | QItemSelectionModel.SelectionFlag.Rows)
+        self._open(index.data(ID_ROLE))
+
+    def _open(self, article_id: int | None) -> None:
+        shown = self.reader.article
+        if article_id is not None and (shown is None or shown["id"] != article_id):
+            self.reader.show_article(article_id, mark_read=Preferences.load().mark_read_on_open)
 
     def step(self, delta: int) -> None:
         """Next (+1) or previous (-1) article."""
@@ -169,8 +192,7 @@ class ArticlesView(QWidget):
             self.table.selectionModel().setCurrentIndex(
                 index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
             self.table.scrollTo(index)
-            if target == row:  # the same row: no currentRowChanged, so open it here
-                self._current_changed(index, index)
+            self.show_current()
 
     def selected_ids(self) -> list[int]:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
@@ -181,8 +203,21 @@ class ArticlesView(QWidget):
 
     def _loaded(self, total: int) -> None:
         self._show_count()
-        if self.model.rowCount() and not self.table.currentIndex().isValid() and self.reader.article is None:
-            self.reader.clear("Select an article to read it here.  J / K: next / previous")
+        shown = self.reader.article
+        if shown is None:
+            if self.model.rowCount() and not self.table.currentIndex().isValid():
+                self.reader.clear("Select an article to read it here.  J / K: next / previous")
+            return
+        row = self.model.row_of(shown["id"])
+        if row < 0:  # the new search or filter excludes it: the reader follows the list
+            self.reader.clear("The article you were reading is not in the list now.  J / K: next / previous")
+            return
+        while row >= self.model.rowCount() and self.model.canFetchMore():
+            self.model.fetchMore()
+        index = self.model.index(row, 1)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
 
     def _show_count(self) -> None:
         n = self.model.total()
