@@ -7,6 +7,7 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtWebEngineCore import QWebEngineLoadingInfo
 from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
@@ -38,7 +39,7 @@ class ReaderView(QWidget):
         self.view.setPage(self.page)
         self._loading_url = QUrl()
         self._loading_id = 0
-        self.page.loadFinished.connect(self._load_finished)
+        self.page.loadingChanged.connect(self._loading_changed)
 
         self.toolbar = QToolBar(self)
         self.toolbar.setIconSize(self.toolbar.iconSize() * 0.8)
@@ -125,8 +126,11 @@ class ReaderView(QWidget):
         self._loading_id = article_id
         self.view.setUrl(self._loading_url)
 
-    def _load_finished(self, ok: bool) -> None:
-        if ok and self.page.url() == self._loading_url:
+    def _loading_changed(self, info: QWebEngineLoadingInfo) -> None:
+        # judged by the URL the finished load was for: loadFinished of a superseded page can arrive
+        # after the next page was requested, when page.url() already names the new one
+        if (info.status() == QWebEngineLoadingInfo.LoadStatus.LoadSucceededStatus
+                and info.url() == self._loading_url):
             self.pageReady.emit(self._loading_id)
 
     @property
