@@ -17,6 +17,7 @@ from .urls import ALLOWED_SCHEMES, is_allowed_scheme
 
 SCHEMA_VERSION = 1
 FIELDS = ("title", "summary", "image", "body", "author", "date")
+DISCOVERY = ("sitemap", "feeds", "links")  # where article URLs come from (a profile lists them in order)
 STRATEGIES = ("bfs", "dfs", "random", "best_first", "importance", "pagerank", "focused")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -161,6 +162,9 @@ class Profile:
     self_test: SelfTest | None = None
     topics: dict = field(default_factory=dict)  # URL regex -> topic label (training from sections)
     description: str = ""
+    discovery: tuple[str, ...] = ("links",)
+    sitemaps: tuple[str, ...] = ()  # known sitemap URLs (robots.txt's Sitemap: lines are read too)
+    feeds: tuple[str, ...] = ()  # known RSS/Atom feed URLs (the start pages' announced feeds are read too)
 
     # --- JSON ------------------------------------------------------------
     @classmethod
@@ -184,7 +188,7 @@ class Profile:
                 "export it again from a matching XNews or update the 'schema' key"
             )
         known = {"schema", "name", "start_urls", "allowed_domains", "links", "fields", "remove",
-                 "crawl", "self_test", "topics", "description"}
+                 "crawl", "self_test", "topics", "description", "discovery", "sitemaps", "feeds"}
         unknown = set(data) - known
         if unknown:
             raise ProfileError(f"{label}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -220,6 +224,7 @@ class Profile:
                 if r.kind not in ("css", "xpath"):
                     raise RuleError(f"remove[{i}]: remove rules are css or xpath")
             crawl = CrawlSettings.from_dict(data.get("crawl", {}), "crawl")
+            discovery, sitemaps, feeds = _discovery(data)
             self_test = _self_test(data.get("self_test"))
             topics = data.get("topics", {})
             if not isinstance(topics, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in topics.items()):
@@ -234,7 +239,8 @@ class Profile:
         description = data.get("description", "")
         return cls(name=name, start_urls=start_urls, allowed_domains=domains, articles=articles,
                    lists=lists, fields=fields, remove=remove, crawl=crawl, self_test=self_test,
-                   topics=topics, description=description if isinstance(description, str) else "")
+                   topics=topics, description=description if isinstance(description, str) else "",
+                   discovery=discovery, sitemaps=sitemaps, feeds=feeds)
 
     def to_dict(self) -> dict:
         out: dict = {"schema": SCHEMA_VERSION, "name": self.name}
@@ -248,6 +254,12 @@ class Profile:
         if self.lists:
             links["lists"] = self.lists.to_dict()
         out["links"] = links
+        if self.discovery != ("links",):
+            out["discovery"] = list(self.discovery)
+        if self.sitemaps:
+            out["sitemaps"] = list(self.sitemaps)
+        if self.feeds:
+            out["feeds"] = list(self.feeds)
         out["fields"] = {k: self.fields[k].to_dict() for k in FIELDS if k in self.fields}
         if self.remove:
             out["remove"] = [r.to_dict() for r in self.remove]
@@ -292,6 +304,22 @@ def _str_list(value: Any, where: str, required: bool = False) -> list[str]:
     if required and not value:
         raise RuleError(f"{where}: at least one is required")
     return [v.strip() for v in value]
+
+
+def _discovery(data: dict) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    modes = tuple(_str_list(data.get("discovery", ["links"]), "discovery", required=True))
+    for mode in modes:
+        if mode not in DISCOVERY:
+            raise RuleError(f"discovery: {mode!r} is not one of {', '.join(DISCOVERY)}")
+    if len(set(modes)) != len(modes):
+        raise RuleError("discovery: each source may be listed once")
+    urls = {}
+    for key in ("sitemaps", "feeds"):
+        urls[key] = tuple(_str_list(data.get(key, []), key))
+        for url in urls[key]:
+            if not is_allowed_scheme(url):
+                raise RuleError(f"{key}: {url!r} is not an http(s) URL")
+    return modes, urls["sitemaps"], urls["feeds"]
 
 
 def _self_test(data: Any) -> SelfTest | None:

@@ -31,6 +31,7 @@ from ..core.profile import FIELDS, LinkRule, Profile
 from ..core.rules import parse_html
 from ..core.urls import UrlError, absolute, canonical, host_of, in_scope, is_allowed_scheme
 from .fetcher import FetchError, Fetcher, FetchLimits, FetchResult
+from .discovery import Discoverer, article_url
 from .frontier import DISK_ORDERS, Request, make_scheduler
 from .politeness import HostGate
 from .relevance import KeywordRelevance
@@ -168,6 +169,7 @@ class Crawler:
         self.stats_ = CrawlStats(fields=[f for f in FIELDS if f in profile.fields])
         self.scheduler = None
         self.state: CrawlState | None = None
+        self._discovery: threading.Thread | None = None
 
     # --- control (any thread) ---------------------------------------------------
     def pause(self) -> None:
@@ -251,6 +253,8 @@ class Crawler:
                 self._cut_paused_requests(now)
             for t in threads:
                 t.join()
+            if self._discovery is not None:
+                self._discovery.join()
             self._store_q.put(None)  # the store stage finishes what is queued, then ends
             store.join()
             status = self._status
@@ -292,13 +296,88 @@ class Crawler:
                     self.scheduler.restore(req)
                 queued = len(self.scheduler)
             self._emit("log", {"message": f"resuming pass {self.state.pass_no}: {queued} URLs queued"})
+            self._start_discovery()  # unless this pass already read its sitemaps and feeds
             return
+        self._start_discovery()
+        modes = self.profile.discovery
+        if "links" in modes and modes.index("links") == 0:  # else once sitemaps and feeds are read
+            self._push_start_urls()
+
+    def _push_start_urls(self) -> None:
         with self._cond:
             for url in self.profile.start_urls:
                 try:
                     self.scheduler.push(Request(url=canonical(url), kind="list", depth=0, score=1.0))
                 except UrlError as exc:
                     self._emit("error", {"url": url, "kind": "bad_url", "message": str(exc)})
+
+    # --- sitemaps and feeds ------------------------------------------------------
+    def _start_discovery(self) -> None:
+        """Read the profile's sitemaps and feeds in a thread of their own, pushing article URLs as
+        they come; the crawl counts it as a page in progress, so it does not end before it."""
+        if not any(m in ("sitemap", "feeds") for m in self.profile.discovery):
+            return
+        if self.state.get("discovered_pass") == str(self.state.pass_no):
+            return
+        with self._cond:
+            self._busy += 1
+        self._discovery = threading.Thread(target=self._discover, name="xnews-crawl-discovery", daemon=True)
+        self._discovery.start()
+
+    def _discover(self) -> None:
+        from datetime import datetime, timezone
+
+        started = datetime.now(timezone.utc)
+        last = self.state.get("discovered_at") if self.options.incremental else ""
+        since = datetime.fromisoformat(last) if last else None
+        finder = Discoverer(self.fetcher, gate=self.gate, check=self._check, ready=self._wait_unpaused,
+                            on_error=lambda url, message: self._error(url, "discovery", message))
+        batch: list = []
+        try:
+            for found in finder.urls(self.profile, since):
+                link = article_url(self.profile, found.url, self.options.max_url_length)
+                if link is None:
+                    self.stats_.add(discovered_skipped=1)
+                    continue
+                batch.append((link, found.source))
+                if len(batch) >= 200:
+                    self._push_discovered(batch)
+                    batch = []
+            self._push_discovered(batch)
+            self.state.put("discovered_pass", str(self.state.pass_no))
+            self.state.put("discovered_at", started.isoformat())
+            c = finder.counts
+            self._emit("log", {"message": f"discovery: {c['urls']} URLs from {c['sitemaps']} sitemaps and "
+                                          f"{c['feeds']} feeds ({c['older']} entries older than the last crawl)"})
+        except FetchError:  # stopped: the next start reads them again
+            pass
+        except Exception as exc:  # a bug must not kill the crawl; record it
+            log.exception("discovery failure")
+            self._error("", "internal", f"discovery: {exc.__class__.__name__}: {exc}")
+        finally:
+            if "links" in self.profile.discovery[1:] and not self._stop.is_set():
+                self._push_start_urls()  # the link rules come after: their turn now
+            self._page_over()
+
+    def _push_discovered(self, batch: list) -> None:
+        stored = known_urls(self.sink, [u for u, _ in batch]) if self.options.incremental else set()
+        new = known = 0
+        with self._cond:
+            for link, source in batch:
+                if link in stored:
+                    known += 1
+                elif self.scheduler.push(Request(link, "article", 1, source, "", 1.0)):
+                    new += 1
+                elif self._claim_result == KNOWN:
+                    known += 1
+            self._cond.notify_all()
+        self.stats_.add(discovered=new, known_skipped=known)
+
+    def _wait_unpaused(self) -> bool:
+        with self._cond:
+            while self._paused and not self._stop.is_set():
+                self._cond.wait(0.25)
+            return not self._stop.is_set()
 
     def _claim(self, req: Request, key: float = 0.0) -> bool:
         # called by the scheduler under self._cond

@@ -64,6 +64,8 @@ class CrawlStats:
             "bytes": c.get("bytes", 0),
             "dropped_by_depth": c.get("dropped_by_depth", 0),
             "not_expanded": c.get("not_expanded", 0),
+            "discovered": c.get("discovered", 0),  # article URLs from sitemaps and feeds
+            "discovered_skipped": c.get("discovered_skipped", 0),  # out of scope or not article-shaped
             "elapsed_s": round(elapsed, 3),
             "pages_per_s": round(pages / elapsed, 2),
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -13,7 +14,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-        status, ctype, body = self.site.render(self.path)
+        status, ctype, body = self.site.render(self.path, self._origin())
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -22,6 +23,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     do_HEAD = do_GET
+
+    def _origin(self) -> str:
+        host, port = self.server.server_address[:2]
+        asked = self.headers.get("Host", "")
+        if asked and re.fullmatch(r"[A-Za-z0-9.\-]+(:\d{1,5})?", asked):  # the name the visitor used
+            return f"http://{asked}"
+        return f"http://{host}:{port}"
 
     def log_message(self, format, *args) -> None:  # keep the console quiet
         pass

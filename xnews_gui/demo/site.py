@@ -7,6 +7,7 @@ Layout (root-relative links):
     /<cat>/<slug>-<id>.htm         article page
     /images/<name>.png             generated images
     /static/site.css, /robots.txt
+    /sitemap.xml, /sitemap-<cat>.xml, /<cat>/rss.xml   sitemaps and feeds (see syndication.py)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 from string import Template
 
 from ..paths import RESOURCES
+from . import syndication
 
 TEMPLATES = RESOURCES / "demo_site"
 PAGE_SIZE = 5
@@ -108,13 +110,17 @@ class DemoSite:
         return {a.path: a for a in self.articles}
 
     # --- rendering -----------------------------------------------------------
-    def render(self, path: str) -> tuple[int, str, bytes]:
-        """(status, content type, body) for a request path."""
+    def render(self, path: str, origin: str = "http://127.0.0.1:8765") -> tuple[int, str, bytes]:
+        """(status, content type, body) for a request path; ``origin`` is what absolute URLs
+        (sitemaps, feeds) start with."""
         path = path.split("?", 1)[0].split("#", 1)[0] or "/"
         if path in ("/", "/index.html"):
             return self._html(self.home())
         if path == "/robots.txt":
-            return 200, "text/plain; charset=utf-8", b"User-agent: *\nDisallow: /private/\n"
+            return 200, "text/plain; charset=utf-8", syndication.robots(origin).encode()
+        syndicated = self._syndication(path, origin)
+        if syndicated is not None:
+            return 200, syndicated[0], syndicated[1].encode("utf-8")
         if path == "/static/site.css":
             return 200, "text/css; charset=utf-8", (TEMPLATES / "site.css").read_bytes()
         m = re.fullmatch(r"/images/([a-z0-9-]+)\.png", path)
@@ -130,6 +136,20 @@ class DemoSite:
                 return self._html(body)
         return 404, "text/html; charset=utf-8", self._layout("Không tìm thấy", "<h2>404 — Không tìm thấy trang</h2>").encode()
 
+    def _syndication(self, path: str, origin: str) -> tuple[str, str] | None:
+        slugs = [c["slug"] for c in self.corpus["categories"]]
+        if path == "/sitemap.xml":
+            return "application/xml", syndication.sitemap_index(self, origin)
+        if path == "/sitemap-chuyen-muc.xml":
+            return "application/xml", syndication.pages_sitemap(self, origin)
+        m = re.fullmatch(r"/sitemap-([a-z-]+)\.xml", path)
+        if m and m.group(1) in slugs:
+            return "application/xml", syndication.section_sitemap(self, m.group(1), origin)
+        m = re.fullmatch(r"/([a-z-]+)/rss\.xml", path)
+        if m and m.group(1) in slugs:
+            return "application/rss+xml; charset=utf-8", syndication.section_rss(self, m.group(1), origin)
+        return None
+
     def _html(self, text: str) -> tuple[int, str, bytes]:
         return 200, "text/html; charset=utf-8", text.encode("utf-8")
 
@@ -142,6 +162,7 @@ class DemoSite:
     def _layout(self, title: str, content: str, meta: str = "") -> str:
         latest = sorted(self.articles, key=lambda a: a.published, reverse=True)[:5]
         most_read = "".join(f'<li><a href="{a.path}">{html.escape(a.title)}</a></li>' for a in latest)
+        meta = f"{meta}\n{syndication.feed_links(self)}" if meta else syndication.feed_links(self)
         return self._t["layout"].substitute(page_title=html.escape(title), meta=meta, nav=self._nav(),
                                             content=content, most_read=most_read)
 
