@@ -70,19 +70,16 @@ def wait_for(predicate, timeout_s: float) -> bool:
     return False
 
 
-def insert_synthetic(n: int) -> None:
-    from xnews_gui.store.db import write_lock
-    from xnews_gui.store.models import database
-
+def insert_synthetic(store, n: int) -> None:
     cats = ["Thoi su", "The gioi", "Kinh doanh", "The thao", "Suc khoe", "Khoa hoc", None]
     rows = [(f"site{i % 5}", f"http://bench.test/{i}.htm", f"Bài báo số {i} về chủ đề {cats[i % 7]}",
              f"Tóm tắt {i}", "", f"<p>Nội dung {i}</p>", f"Nội dung bài {i} tin tức Việt Nam", "",
              f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}T08:00:00+07:00", f"2026-11-29 08:{i % 60:02d}:00",
              f"hash{i}", cats[i % 7], 0.7 if cats[i % 7] else None, i % 3 == 0, i % 17 == 0)
             for i in range(n)]
-    database.execute_sql("PRAGMA synchronous = off")
-    with write_lock, database.atomic():
-        database.obj.cursor().executemany(
+    store.db.execute_sql("PRAGMA synchronous = off")
+    with store.writing() as db:
+        db.cursor().executemany(
             "INSERT INTO article (profile, url, title, summary, image_url, body_html, body_text, author, published, "
             "fetched_at, content_hash, category, confidence, read, starred) VALUES "
             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
@@ -100,7 +97,7 @@ def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv)
 
     from xnews_gui.bundled import seed_bundled_profiles
-    from xnews_gui.store.db import close_database, open_database
+    from xnews_gui.store import Store
     from xnews_gui.ui import demo_launcher, workers
     from xnews_gui.ui.main_window import MainWindow
     from xnews_gui.ui.settings import Preferences
@@ -111,10 +108,10 @@ def main() -> int:
 
     # 1. a full-speed crawl of the demo site, the Articles tab showing rows as they arrive
     data = tmp / "crawl"
-    open_database(data / "xnews.sqlite3")
-    seed_bundled_profiles()
+    store = Store.open(data)
+    seed_bundled_profiles(store)
     Preferences(delay_s=0.0, concurrency=args.concurrency).save()
-    win = MainWindow(data)
+    win = MainWindow(store)
     win.resize(1280, 800)
     win.show()
     win.show_tab("articles")
@@ -137,15 +134,15 @@ def main() -> int:
                         "rows_in_table": win.articles.model.total(), **stall}
     win.close()
     workers.wait_all()
-    close_database()
+    store.close()
 
     # 2. 100,000 articles: time to a painted table, a search, and scrolling to the end
     data = tmp / "big"
-    open_database(data / "xnews.sqlite3")
+    store = Store.open(data)
     t = time.perf_counter()
-    insert_synthetic(args.articles)
+    insert_synthetic(store, args.articles)
     results["insert_s"] = round(time.perf_counter() - t, 2)
-    win = MainWindow(data)
+    win = MainWindow(store)
     win.resize(1280, 800)
     win.show()
     win.show_tab("articles")
@@ -181,7 +178,7 @@ def main() -> int:
                              "sort_by_title_s": round(sort_s, 3), **stall_big}
     win.close()
     workers.wait_all()
-    close_database()
+    store.close()
 
     for key, value in results.items():
         print(f"{key}: {value}")

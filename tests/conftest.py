@@ -32,14 +32,19 @@ def data_dir(tmp_path) -> Path:
 
 
 @pytest.fixture
-def db(data_dir):
-    """A real SQLite database in a temporary data folder, models bound to it."""
-    from xnews_gui.paths import database_path
-    from xnews_gui.store.db import close_database, open_database
+def store(data_dir):
+    """A real SQLite database in a temporary data folder: the ``Store`` that owns it."""
+    from xnews_gui.store import Store
 
-    database = open_database(database_path(data_dir))
-    yield database
-    close_database()
+    opened = Store.open(data_dir)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def db(store):
+    """The same open ``Store`` (for tests that only need one to exist)."""
+    return store
 
 
 @pytest.fixture(scope="session")

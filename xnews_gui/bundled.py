@@ -18,15 +18,13 @@ def bundled_profiles(folder: Path = BUNDLED_PROFILES) -> list[tuple[Path, Profil
     return out
 
 
-def seed_bundled_profiles(folder: Path = BUNDLED_PROFILES) -> list[str]:
-    """Store every bundled profile the database does not have yet; return their names."""
-    from .store import repo
-
-    have = set(repo.profile_names())
+def seed_bundled_profiles(store, folder: Path = BUNDLED_PROFILES) -> list[str]:
+    """Store every bundled profile the ``Store`` does not have yet; return their names."""
+    have = set(store.profile_names())
     added = []
     for _, profile in bundled_profiles(folder):
         if profile.name not in have:
-            repo.save_profile(profile)
+            store.save_profile(profile)
             added.append(profile.name)
     return added
 

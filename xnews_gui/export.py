@@ -1,12 +1,12 @@
 """Export stored articles (repo.article_dict dicts) for reading or processing elsewhere. Qt-free.
 
-    export_articles(articles, "epub", Path("news.epub"), images_root)
+    export_articles(articles, "epub", Path("news.epub"), store)
 
 jsonl / csv  data, one article per line / row (bodies as text and sanitised HTML)
 rss / atom   a feed file with the full sanitised body as content
 html         one standalone file, images embedded as data: URIs
 epub         an EPUB 3 book, one chapter per article, images inside
-Images come from the local cache (images_root + the store's image index); an image
+Images come from the local cache (the store's image index and folder); an image
 that is not cached is left out rather than fetched.
 """
 
@@ -46,7 +46,7 @@ class ExportError(RuntimeError):
     pass
 
 
-def export_articles(articles: list[dict], fmt: str, out: Path, images_root: Path | None = None,
+def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
                     *, title: str = "XNews export", image_lookup: ImageLookup | None = None) -> Path:
     """Write ``articles`` to ``out`` in ``fmt`` (one of FORMATS); returns the path written."""
     fmt = fmt.lower()
@@ -58,7 +58,7 @@ def export_articles(articles: list[dict], fmt: str, out: Path, images_root: Path
     if not out.parent.is_dir():
         raise ExportError(f"cannot write {out}: the folder {out.parent} does not exist")
     if image_lookup is None:
-        image_lookup = cached_image_lookup(images_root) if images_root else (lambda _url: None)
+        image_lookup = cached_image_lookup(store) if store is not None else (lambda _url: None)
     tmp = out.with_name(out.name + ".part")
     try:
         if fmt == "jsonl":
@@ -84,15 +84,16 @@ def export_articles(articles: list[dict], fmt: str, out: Path, images_root: Path
     return out
 
 
-def cached_image_lookup(images_root: Path) -> ImageLookup:
-    from .store import repo
+def cached_image_lookup(store) -> ImageLookup:
+    """Images from a ``Store``'s cache (its index and images folder)."""
+    from .paths import image_file
 
     def lookup(url: str):
-        rec = repo.image_record(url)
+        rec = store.image_record(url)
         if rec is None or not rec.sha256 or rec.error:
             return None
         try:
-            return repo.image_file(images_root, rec.sha256, rec.content_type).read_bytes(), rec.content_type
+            return image_file(store.images_root, rec.sha256, rec.content_type).read_bytes(), rec.content_type
         except OSError:
             return None
 

@@ -74,10 +74,9 @@ def no_leftover_workers(request):
 
 
 @pytest.fixture
-def make_articles(db):
+def make_articles(store):
     """make_articles(n, profile=..., **overrides) -> ids: synthetic stored articles."""
-    from xnews_gui.store.db import write_lock
-    from xnews_gui.store.models import Article, database
+    from xnews_gui.store.models import Article
 
     counter = {"n": 0}
 
@@ -92,7 +91,7 @@ def make_articles(db):
                        category=category, confidence=0.75 if category else None)
             row.update(fields)
             rows.append(row)
-        with write_lock, database.atomic():
+        with store.writing():
             first = Article.select(Article.id).order_by(Article.id.desc()).limit(1).scalar() or 0
             for start in range(0, len(rows), 500):
                 Article.insert_many(rows[start : start + 500]).execute()

@@ -5,32 +5,31 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from xnews_gui.store import repo
 from xnews_gui.store.queries import UNCATEGORIZED, ArticleFilter
 from xnews_gui.ui.article_model import BLOCK, ID_ROLE, ArticleTableModel
 
 pytestmark = pytest.mark.gui
 
 
-def loaded_model(qtbot, **kwargs) -> ArticleTableModel:
-    model = ArticleTableModel(**kwargs)
+def loaded_model(qtbot, store, **kwargs) -> ArticleTableModel:
+    model = ArticleTableModel(store, **kwargs)
     with qtbot.waitSignal(model.loaded, timeout=5000):
         model.reload()
     return model
 
 
-def test_modeltester_with_rows_and_live_inserts(qtbot, qtmodeltester, make_articles):
+def test_modeltester_with_rows_and_live_inserts(qtbot, qtmodeltester, store, make_articles):
     make_articles(300)
-    model = loaded_model(qtbot, flush_ms=10)
+    model = loaded_model(qtbot, store, flush_ms=10)
     qtmodeltester.check(model)  # exercises fetchMore too
     with qtbot.waitSignal(model.rowsArrived, timeout=5000):
         model.add_articles(make_articles(5))
     qtmodeltester.check(model)
 
 
-def test_lazy_blocks_and_fetch_more(qtbot, make_articles):
+def test_lazy_blocks_and_fetch_more(qtbot, store, make_articles):
     make_articles(BLOCK * 2 + 10)
-    model = loaded_model(qtbot)
+    model = loaded_model(qtbot, store)
     assert model.total() == BLOCK * 2 + 10
     assert model.rowCount() == BLOCK
     assert model.canFetchMore()
@@ -41,11 +40,11 @@ def test_lazy_blocks_and_fetch_more(qtbot, make_articles):
     assert model.index(0, 1).data() == f"Article {BLOCK * 2 + 10:06d}"
 
 
-def test_sort_filter_and_search(qtbot, make_articles):
+def test_sort_filter_and_search(qtbot, store, make_articles):
     make_articles(3, profile="a", category="Tech")
     make_articles(2, profile="b", category=None)
     make_articles(1, profile="b", category="Sport", title="Bóng đá Việt Nam thắng lớn", body_text="trận đấu")
-    model = loaded_model(qtbot)
+    model = loaded_model(qtbot, store)
     assert model.total() == 6
 
     with qtbot.waitSignal(model.loaded):
@@ -69,12 +68,12 @@ def test_sort_filter_and_search(qtbot, make_articles):
     assert titles == sorted(titles)
 
 
-def test_unread_filter_hidden_categories_and_refresh(qtbot, make_articles):
+def test_unread_filter_hidden_categories_and_refresh(qtbot, store, make_articles):
     ids = make_articles(4, category="Tech")
     make_articles(2, category="Boring")
-    repo.set_category_hidden("Boring", True)
-    repo.set_flags(ids[0], read=True)
-    model = loaded_model(qtbot)
+    store.set_category_hidden("Boring", True)
+    store.set_flags(ids[0], read=True)
+    model = loaded_model(qtbot, store)
     assert model.total() == 4  # hidden category left out
     with qtbot.waitSignal(model.loaded):
         model.set_filter(ArticleFilter(unread_only=True))
@@ -82,15 +81,15 @@ def test_unread_filter_hidden_categories_and_refresh(qtbot, make_articles):
     row = 0
     aid = model.index(row, 0).data(ID_ROLE)
     assert model.index(row, 5).data() == "new"
-    repo.set_flags(aid, starred=True, read=True)
+    store.set_flags(aid, starred=True, read=True)
     with qtbot.waitSignal(model.dataChanged):
         model.refresh_article(aid)
     assert model.index(row, 5).data() == "★"
 
 
-def test_live_rows_land_in_sorted_place(qtbot, make_articles):
+def test_live_rows_land_in_sorted_place(qtbot, store, make_articles):
     make_articles(10)
-    model = loaded_model(qtbot, flush_ms=10)
+    model = loaded_model(qtbot, store, flush_ms=10)
     rows_before = model.rowCount()
     with qtbot.waitSignal(model.rowsArrived, timeout=5000) as blocker:
         model.add_articles(make_articles(3))

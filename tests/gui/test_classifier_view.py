@@ -133,28 +133,26 @@ def test_a_broken_model_is_explained_not_raised(qtbot, tmp_path):
     assert "nothing to train on" in v.status.text()
 
 
-def test_uses_the_open_database_by_default(qtbot, make_articles, small_model, tmp_path):
-    from xnews_gui.store import repo
-
+def test_uses_the_store_by_default(qtbot, store, make_articles, small_model, tmp_path):
     make_articles(3, category="The thao")
     make_articles(1, category="Kinh doanh")
-    repo.set_category_hidden("Kinh doanh", True)
-    v = ClassifierView(small_model, tmp_path)
+    store.set_category_hidden("Kinh doanh", True)
+    v = ClassifierView(small_model, tmp_path, store=store)
     qtbot.addWidget(v)
     qtbot.waitUntil(lambda: v.counts_table.rowCount() > 0, timeout=5000)
     rows = v.label_distribution()
     assert rows[0] == ("The thao", 3, False) and ("Kinh doanh", 1, True) in rows
     v.set_hidden("The thao", True)
-    assert repo.hidden_categories() == {"Kinh doanh", "The thao"}
+    assert store.hidden_categories() == {"Kinh doanh", "The thao"}
 
 
-def test_counts_follow_the_store_on_show_and_when_articles_arrive(qtbot, make_articles, small_model, tmp_path):
+def test_counts_follow_the_store_on_show_and_when_articles_arrive(qtbot, store, make_articles, small_model, tmp_path):
     """Articles stored after the screen was built show up when it is shown again, and while it is shown."""
     from PySide6.QtWidgets import QTabWidget
 
     tabs = QTabWidget()
     qtbot.addWidget(tabs)
-    v = ClassifierView(small_model, tmp_path)
+    v = ClassifierView(small_model, tmp_path, store=store)
     tabs.addTab(QWidget(), "other")
     tabs.addTab(v, "classifier")
     tabs.resize(1000, 700)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from xnews_gui.store import repo
 from xnews_gui.ui.article_model import ArticleTableModel
 from xnews_gui.ui.crawl_view import CrawlView
 from xnews_gui.ui.error_model import ErrorTableModel
@@ -19,11 +18,11 @@ def slow_prefs() -> Preferences:
     return Preferences(delay_s=0.02, concurrency=2)
 
 
-def test_crawl_from_dashboard_fills_table_while_running(qtbot, db, data_dir, demo_profile):
-    repo.save_profile(demo_profile)
-    view = CrawlView(data_dir, preferences=slow_prefs)
+def test_crawl_from_dashboard_fills_table_while_running(qtbot, store, data_dir, demo_profile):
+    store.save_profile(demo_profile)
+    view = CrawlView(store, preferences=slow_prefs)
     qtbot.addWidget(view)
-    model = ArticleTableModel(flush_ms=50)
+    model = ArticleTableModel(store, flush_ms=50)
     view.articlesStored.connect(model.add_articles)
     with qtbot.waitSignal(model.loaded):
         model.reload()
@@ -49,19 +48,19 @@ def test_crawl_from_dashboard_fills_table_while_running(qtbot, db, data_dir, dem
         view.stop_button.click()
     assert session.state == "stopped"
     qtbot.wait(200)
-    stored = repo.count_articles()
+    stored = store.count_articles()
     qtbot.waitUntil(lambda: model.total() == stored, timeout=5000)
     assert "crawl stopped" in view.log.toPlainText()
     assert view.chart.samples
 
 
-def test_demo_button_page_limit_summary_and_schedule(qtbot, db, data_dir, monkeypatch):
+def test_demo_button_page_limit_summary_and_schedule(qtbot, store, data_dir, monkeypatch):
     from xnews_gui.bundled import seed_bundled_profiles
     from xnews_gui.ui import demo_launcher
 
     monkeypatch.setattr(demo_launcher, "DEMO_PORT", 0)  # never clash with a real instance
-    seed_bundled_profiles()
-    view = CrawlView(data_dir, preferences=lambda: Preferences(delay_s=0.0))
+    seed_bundled_profiles(store)
+    view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0))
     qtbot.addWidget(view)
     assert not view.hint.isHidden()  # empty data folder: the newcomer's hint shows
     view.max_pages.setValue(15)

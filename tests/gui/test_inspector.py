@@ -30,10 +30,10 @@ SHOTS = os.environ.get("XNEWS_SCREENSHOTS")  # a folder: save screenshots of the
 
 
 @pytest.fixture
-def sites(qtbot, db, data_dir):
+def sites(qtbot, store, data_dir):
     from xnews_gui.ui.sites_view import SitesView
 
-    view = SitesView(data_dir)
+    view = SitesView(store)
     qtbot.addWidget(view)
     view.resize(1500, 950)
     view.show()
@@ -107,8 +107,6 @@ def wait_checks(qtbot, inspector):
 
 
 def test_build_the_demo_profile_by_clicking(qtbot, sites, demo_server, demo_profile, tmp_path):
-    from xnews_gui.store import repo
-
     inspector = sites.inspector
     home = demo_server.url
     load(qtbot, sites, home)
@@ -166,7 +164,7 @@ def test_build_the_demo_profile_by_clicking(qtbot, sites, demo_server, demo_prof
     with qtbot.waitSignal(sites.profileSaved, timeout=5000) as saved:
         assert sites.save()
     assert saved.args == ["demo-clicked"]
-    stored = repo.load_profile("demo-clicked")
+    stored = sites.store.load_profile("demo-clicked")
     assert stored.fields == profile.fields and stored.articles == profile.articles
     out = tmp_path / "profiles" / "demo-clicked.json"
     assert sites.export_profile(out) and json.loads(out.read_text())["name"] == "demo-clicked"
@@ -332,7 +330,7 @@ def test_start_page_explains_the_steps_and_opens_the_demo_site(qtbot, free_demo_
 def test_start_page_lists_profiles_and_selecting_one_opens_it(qtbot, free_demo_port, sites):
     from xnews_gui.bundled import seed_bundled_profiles
 
-    seed_bundled_profiles()
+    seed_bundled_profiles(sites.store)
     sites.refresh()
     inspector = sites.inspector
     start_page_shown(qtbot, sites)

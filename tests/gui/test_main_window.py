@@ -11,19 +11,18 @@ from PySide6.QtWebEngineCore import QWebEngineScript
 from tests.conftest import REPO
 from xnews_gui.bundled import seed_bundled_profiles
 from xnews_gui.core.topics import DISPLAY_NAMES
-from xnews_gui.store import repo
 from xnews_gui.ui.main_window import TABS, MainWindow
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
-def window(qtbot, db, data_dir, monkeypatch):
+def window(qtbot, store, data_dir, monkeypatch):
     from xnews_gui.ui import demo_launcher
 
     monkeypatch.setattr(demo_launcher, "DEMO_PORT", 0)
-    seed_bundled_profiles()
-    win = MainWindow(data_dir)
+    seed_bundled_profiles(store)
+    win = MainWindow(store)
     qtbot.addWidget(win)
     win.resize(1280, 800)
     win.show()
@@ -55,10 +54,10 @@ def test_demo_crawl_then_read_offline(qtbot, window, data_dir):
         pass
     assert session.summary["articles"] > 0
     view = window.articles
-    qtbot.waitUntil(lambda: view.model.total() == repo.count_articles(), timeout=5000)
+    qtbot.waitUntil(lambda: view.model.total() == window.store.count_articles(), timeout=5000)
 
     # the Classifier tab counts what the crawl stored (it was built when the store was empty)
-    stored = repo.count_articles()
+    stored = window.store.count_articles()
     bar = window.tabs.tabBar()
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(TABS.index("classifier")).center())
     assert window.tabs.currentWidget() is window.classifier
@@ -81,11 +80,11 @@ def test_demo_crawl_then_read_offline(qtbot, window, data_dir):
     images = js(qtbot, reader.page, "[...document.images].map(i => [i.src, i.naturalWidth])")
     assert images and all(src.startswith("xnews://reader/img/") and w > 0 for src, w in images), images
     assert reader.guard.blocked == []
-    assert repo.get_article(first).read
+    assert window.store.get_article(first).read
     with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i not in (0, first)):
         qtbot.keyClick(view.table, Qt.Key.Key_J)
     qtbot.keyClick(view.table, Qt.Key.Key_S)
-    assert repo.get_article(reader.article["id"]).starred
+    assert window.store.get_article(reader.article["id"]).starred
     assert view.model.index(view.table.currentIndex().row(), 5).data() == "★"
 
 
@@ -100,11 +99,11 @@ def test_export_from_view(qtbot, window, make_articles, tmp_path):
     assert out.read_text(encoding="utf-8").count("<item>") == 3
 
 
-def test_geometry_is_restored(qtbot, db, data_dir, window):
+def test_geometry_is_restored(qtbot, store, data_dir, window):
     window.resize(760, 640)  # fits the offscreen screen, so restoreGeometry keeps it
     window.show_tab("classifier")
     window.save_state()
-    again = MainWindow(data_dir)
+    again = MainWindow(store)
     qtbot.addWidget(again)
     assert again.tabs.currentIndex() == TABS.index("classifier")
     assert (again.size().width(), again.size().height()) == (760, 640)
@@ -153,8 +152,8 @@ def test_focusing_the_table_opens_nothing_and_j_starts_at_the_top(qtbot, window,
     window.show_tab("articles")
     view.table.setFocus(Qt.FocusReason.TabFocusReason)  # Qt makes row 0 current, without selecting it
     qtbot.wait(100)
-    assert view.reader.article is None and not any(repo.get_article(i).read for i in ids)
+    assert view.reader.article is None and not any(window.store.get_article(i).read for i in ids)
     first = view.model.article_id(0)
     with qtbot.waitSignal(view.reader.pageReady, timeout=15000, check_params_cb=lambda i: i == first):
         qtbot.keyClick(view.table, Qt.Key.Key_J)
-    assert [repo.get_article(i).read for i in ids].count(True) == 1
+    assert [window.store.get_article(i).read for i in ids].count(True) == 1

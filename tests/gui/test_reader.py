@@ -13,9 +13,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtWebEngineCore import QWebEngineScript
 
 from xnews_gui.demo.site import make_png
-from xnews_gui.paths import image_cache_dir
-from xnews_gui.store import repo
-from xnews_gui.store.db import write_lock
+from xnews_gui.paths import image_file
 from xnews_gui.store.models import Article
 from xnews_gui.ui.reader import ReaderView
 
@@ -59,20 +57,20 @@ def web():
     server.stop()
 
 
-def cache_image(data_dir, url: str, data: bytes = PNG) -> None:
+def cache_image(store, url: str, data: bytes = PNG) -> None:
     sha = hashlib.sha256(data).hexdigest()
-    path = repo.image_file(image_cache_dir(data_dir), sha, "image/png")
+    path = image_file(store.images_root, sha, "image/png")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
-    repo.record_image(url, sha256=sha, content_type="image/png", size=len(data))
+    store.record_image(url, sha256=sha, content_type="image/png", size=len(data))
 
 
-def store_raw(**fields) -> int:
+def store_raw(store, **fields) -> int:
     """Insert an article as is (no sanitising): the reader must not trust the store."""
     row = dict(profile="t", url="http://news.test/a-1.htm", title="T", summary="", body_html="", body_text="x",
                content_hash="h")
     row.update(fields)
-    with write_lock:
+    with store.write_lock:
         return Article.insert(**row).execute()
 
 
@@ -89,15 +87,15 @@ def show(qtbot, reader: ReaderView, article_id: int) -> None:
         reader.show_article(article_id)
 
 
-def test_reader_shows_cached_images_without_any_remote_request(qtbot, db, data_dir, web):
+def test_reader_shows_cached_images_without_any_remote_request(qtbot, store, data_dir, web):
     lead, inline, missing = f"{web.url}/lead.png", f"{web.url}/inline.png", f"{web.url}/never-cached.png"
-    cache_image(data_dir, lead)
-    cache_image(data_dir, inline, make_png("inline"))
-    aid = store_raw(title="Tin mới: Hà Nội", summary="Tóm tắt", image_url=lead, author="Quốc Bảo",
+    cache_image(store, lead)
+    cache_image(store, inline, make_png("inline"))
+    aid = store_raw(store, title="Tin mới: Hà Nội", summary="Tóm tắt", image_url=lead, author="Quốc Bảo",
                     published="2026-11-28T14:55:00+07:00", category="Thời sự", confidence=0.81,
                     body_html=f'<p>Đoạn một.</p><figure><img src="{inline}" alt="a"></figure>'
                               f'<p>Đoạn hai.</p><img src="{missing}">')
-    reader = ReaderView(image_cache_dir(data_dir))
+    reader = ReaderView(store)
     qtbot.addWidget(reader)
     reader.resize(900, 700)
     reader.show()
@@ -117,14 +115,14 @@ def test_reader_shows_cached_images_without_any_remote_request(qtbot, db, data_d
     assert web.hits == []  # nothing reached the network
     assert reader.guard.blocked == []
     assert any("/img/" in u for u in reader.guard.allowed)
-    assert repo.get_article(aid).read  # opening marks it read
+    assert store.get_article(aid).read  # opening marks it read
 
 
-def test_request_guard_blocks_remote_loads(qtbot, db, data_dir, web):
+def test_request_guard_blocks_remote_loads(qtbot, store, data_dir, web):
     """Any page on the reader's profile, even one that tries, cannot reach the network."""
     from PySide6.QtWebEngineCore import QWebEnginePage
 
-    reader = ReaderView(image_cache_dir(data_dir))
+    reader = ReaderView(store)
     qtbot.addWidget(reader)
     page = QWebEnginePage(reader.page.profile(), reader)
     reader.guard.clear()
@@ -155,9 +153,9 @@ def test_probe_does_fire_when_javascript_runs(qtbot):
     qtbot.waitUntil(lambda: view.page().title() == "PWNED", timeout=10000)
 
 
-def test_stored_script_payloads_run_nothing_in_the_reader(qtbot, db, data_dir, web):
-    aid = store_raw(title="Safe", body_html=PAYLOAD + f'<img src="{web.url}/p.png" onerror="x()">')
-    reader = ReaderView(image_cache_dir(data_dir))
+def test_stored_script_payloads_run_nothing_in_the_reader(qtbot, store, data_dir, web):
+    aid = store_raw(store, title="Safe", body_html=PAYLOAD + f'<img src="{web.url}/p.png" onerror="x()">')
+    reader = ReaderView(store)
     qtbot.addWidget(reader)
     reader.show()
     show(qtbot, reader, aid)
@@ -170,12 +168,12 @@ def test_stored_script_payloads_run_nothing_in_the_reader(qtbot, db, data_dir, w
     assert web.hits == []
 
 
-def test_topic_shown_in_vietnamese_and_corrections_stored_as_labels(qtbot, db, data_dir):
+def test_topic_shown_in_vietnamese_and_corrections_stored_as_labels(qtbot, store, data_dir):
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    aid = store_raw(title="Tiêm chủng", body_html="<p>Bài về sức khỏe.</p>", category="Suc khoe", confidence=0.8)
-    reader = ReaderView(image_cache_dir(data_dir))
+    aid = store_raw(store, title="Tiêm chủng", body_html="<p>Bài về sức khỏe.</p>", category="Suc khoe", confidence=0.8)
+    reader = ReaderView(store)
     qtbot.addWidget(reader)
     reader.resize(900, 600)
     reader.show()
@@ -199,7 +197,7 @@ def test_topic_shown_in_vietnamese_and_corrections_stored_as_labels(qtbot, db, d
     with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == aid):
         QTest.mouseClick(popup.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                          popup.visualRect(index).center())
-    row = repo.get_article(aid)
+    row = store.get_article(aid)
     assert (row.user_label, row.category) == ("The thao", "The thao")
     assert run_js(qtbot, reader.page, "document.querySelector('.category').innerText") == "Thể thao"
     assert box.currentText() == "Thể thao"
@@ -209,5 +207,5 @@ def test_topic_shown_in_vietnamese_and_corrections_stored_as_labels(qtbot, db, d
     with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == aid):
         QTest.keyClicks(box.lineEdit(), "phap luat")
         QTest.keyClick(box.lineEdit(), Qt.Key.Key_Return)
-    assert repo.get_article(aid).user_label == "Phap luat"
+    assert store.get_article(aid).user_label == "Phap luat"
     assert box.currentText() == "Pháp luật"

@@ -3,15 +3,22 @@
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from xnews_gui.store import repo
-from xnews_gui.ui.crawl_session import make_sink
+from xnews_gui.crawl.engine import CrawlOptions
+from xnews_gui.services.crawl import start_crawl
+from xnews_gui.ui.crawl_session import skip_hidden_topics
 from xnews_gui.ui.settings import Preferences
 from xnews_gui.ui.settings_dialog import SettingsDialog
 
 
-def test_skip_hidden_topics_setting_reaches_the_sink(qtbot, db, data_dir):
-    repo.set_category_hidden("The thao", True)
-    assert make_sink(data_dir, "demo", None).skip_categories == frozenset()  # default: hide, don't skip
+def skipped_by_a_crawl(store, profile) -> frozenset:
+    """The topics a crawl started from the app would leave out (the crawl is set up, not run)."""
+    handle = start_crawl(profile, store, CrawlOptions(), classifier=None, skip_hidden_topics=skip_hidden_topics())
+    return handle.sink.skip_categories
+
+
+def test_skip_hidden_topics_setting_reaches_the_sink(qtbot, store, data_dir, demo_profile):
+    store.set_category_hidden("The thao", True)
+    assert skipped_by_a_crawl(store, demo_profile) == frozenset()  # default: hide, don't skip
 
     dialog = SettingsDialog(Preferences.load(), str(data_dir))
     qtbot.addWidget(dialog)
@@ -26,4 +33,4 @@ def test_skip_hidden_topics_setting_reaches_the_sink(qtbot, db, data_dir):
     assert dialog.result() == SettingsDialog.DialogCode.Accepted
     dialog.preferences().save()
     assert Preferences.load().skip_hidden_topics
-    assert make_sink(data_dir, "demo", None).skip_categories == frozenset({"The thao"})
+    assert skipped_by_a_crawl(store, demo_profile) == frozenset({"The thao"})

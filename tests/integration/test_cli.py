@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from xnews_gui.cli import main
-from xnews_gui.store.db import close_database
+from xnews_gui.store import Store
 
 from ..conftest import PROFILES, REPO
 
@@ -22,7 +22,6 @@ def cli(data_dir, capsys):
         return code, out, err
 
     yield run
-    close_database()
 
 
 def test_help_lists_the_subcommands():
@@ -156,17 +155,16 @@ def test_demo_site_command_serves_pages():
         proc.wait(timeout=10)
 
 
-def test_articles_search_and_export(cli, tmp_path):
+def test_articles_search_and_export(cli, data_dir, tmp_path):
     from xnews_gui.core.extract import extract
     from xnews_gui.core.profile import Profile
     from xnews_gui.demo import DemoSite
-    from xnews_gui.store import repo
-
     cli("profiles", "list")  # opens the database in the data folder
+    store = Store.open(data_dir)
     site = DemoSite()
     profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
     for a in site.articles[:6]:
-        repo.store_article(extract(site.render(a.path)[2], "http://127.0.0.1:8765" + a.path, profile), "demo")
+        store.store_article(extract(site.render(a.path)[2], "http://127.0.0.1:8765" + a.path, profile), "demo")
     code, out, _ = cli("articles", "list", "--limit", "3")
     assert code == 0 and len(out.splitlines()) == 3
     first_id = int(out.splitlines()[-1].split("\t")[0])
@@ -185,20 +183,19 @@ def test_articles_search_and_export(cli, tmp_path):
     assert out.splitlines()[0].startswith("id,profile,url,title") and len(out.splitlines()) >= 7
 
 
-def test_export_feed_and_book_formats(cli, tmp_path):
+def test_export_feed_and_book_formats(cli, data_dir, tmp_path):
     import zipfile
     from xml.etree import ElementTree as ET
 
     from xnews_gui.core.extract import extract
     from xnews_gui.core.profile import Profile
     from xnews_gui.demo import DemoSite
-    from xnews_gui.store import repo
-
     cli("profiles", "list")
+    store = Store.open(data_dir)
     site = DemoSite()
     profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
     for a in site.articles[:3]:
-        repo.store_article(extract(site.render(a.path)[2], "http://127.0.0.1:8765" + a.path, profile), "demo")
+        store.store_article(extract(site.render(a.path)[2], "http://127.0.0.1:8765" + a.path, profile), "demo")
     code, _, err = cli("export", "--format", "epub")
     assert code == 2 and "add -o FILE" in err
     assert cli("export", "--format", "rss", "-o", str(tmp_path / "f.xml"))[0] == 0

@@ -9,8 +9,8 @@ from xnews_gui.crawl import CrawlOptions, Crawler
 from xnews_gui.crawl.periodic import PeriodicCrawler
 from xnews_gui.crawl.storage import image_file, raw_name
 from xnews_gui.demo.site import DemoSite
-from xnews_gui.paths import image_cache_dir, raw_pages_dir
-from xnews_gui.store import repo
+from xnews_gui.paths import image_cache_dir, image_file as store_image_file, raw_pages_dir
+from xnews_gui.store.repo import SKIPPED
 from xnews_gui.store.models import Article, ImageCache, Page
 from xnews_gui.store.sink import StoreSink
 
@@ -19,8 +19,8 @@ def crawler_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("xnews-crawl")]
 
 
-def test_full_demo_crawl_then_incremental(db, data_dir, demo_server, demo_profile):
-    sink = StoreSink("demo", data_dir)
+def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_profile):
+    sink = StoreSink(store, "demo")
     sink.start_run()
     events = []
     summary = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", on_event=events.append).run()
@@ -54,8 +54,8 @@ def test_full_demo_crawl_then_incremental(db, data_dir, demo_server, demo_profil
     assert len(images) == wanted and all(not i.error for i in images)
     one = ImageCache.get(ImageCache.url == base + site.articles[0].image)
     assert image_file(image_cache_dir(data_dir), one.sha256, one.content_type) == \
-        repo.image_file(image_cache_dir(data_dir), one.sha256, one.content_type)
-    assert repo.image_file(image_cache_dir(data_dir), one.sha256, one.content_type).stat().st_size == one.size
+        store_image_file(store.images_root, one.sha256, one.content_type)
+    assert store_image_file(image_cache_dir(data_dir), one.sha256, one.content_type).stat().st_size == one.size
 
     stats = [e for e in events if e.kind == "stats"]
     assert stats and all("pages_per_s" in e.data and "queue" in e.data for e in stats)
@@ -71,10 +71,10 @@ def test_full_demo_crawl_then_incremental(db, data_dir, demo_server, demo_profil
     assert not crawler_threads()
 
 
-def test_pause_resume_stop_take_effect_quickly(db, data_dir, demo_profile):
+def test_pause_resume_stop_take_effect_quickly(store, data_dir, demo_profile):
     profile = demo_profile.with_(crawl=demo_profile.crawl.__class__(**{**demo_profile.crawl.__dict__,
                                                                          "delay_s": 0.04, "concurrency": 2}))
-    sink = StoreSink("demo", data_dir)
+    sink = StoreSink(store, "demo")
     pages: list[float] = []
     crawler = Crawler(profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False),
                       on_event=lambda e: pages.append(time.monotonic()) if e.kind == "page" else None)
@@ -106,8 +106,8 @@ def test_pause_resume_stop_take_effect_quickly(db, data_dir, demo_profile):
     assert first + summary["articles"] == 72 and Article.select().count() == 72
 
 
-def test_limits(db, data_dir, demo_profile):
-    sink = StoreSink("demo", data_dir)
+def test_limits(store, data_dir, demo_profile):
+    sink = StoreSink(store, "demo")
     options = CrawlOptions(max_articles=10, fetch_images=False)
     summary = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=options).run()
     assert summary["status"] == "limit" and summary["articles"] == 10 and Article.select().count() == 10
@@ -116,11 +116,11 @@ def test_limits(db, data_dir, demo_profile):
     assert summary["status"] == "limit" and summary["pages"] <= 5
 
 
-def test_periodic_passes_set_next_run(db, data_dir, demo_profile):
+def test_periodic_passes_set_next_run(store, data_dir, demo_profile):
     crawl = demo_profile.crawl.__class__(**{**demo_profile.crawl.__dict__, "revisit_min": 0.001,
                                            "revisit_max_min": 0.01})
     profile = demo_profile.with_(crawl=crawl)
-    sink = StoreSink("demo", data_dir)
+    sink = StoreSink(store, "demo")
     runner = PeriodicCrawler(profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False))
     before = time.time()
     passes = runner.run_forever(max_passes=2)
@@ -129,9 +129,9 @@ def test_periodic_passes_set_next_run(db, data_dir, demo_profile):
     assert passes[1]["list_pages"] >= 1 and passes[1]["article_pages"] == 0
 
 
-def test_skipped_topics_are_not_stored_and_not_fetched_again(db, data_dir, demo_server, demo_profile):
+def test_skipped_topics_are_not_stored_and_not_fetched_again(store, data_dir, demo_server, demo_profile):
     """With 'skip topics I am not interested in' on, sport articles are left out, and a re-crawl knows them."""
-    sink = StoreSink("demo", data_dir, skip_categories={"The thao"})
+    sink = StoreSink(store, "demo", skip_categories={"The thao"})
     first = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False)).run()
     sink.flush()
     assert first["articles"] == 60 and first["skipped_topic"] == 12
@@ -139,7 +139,7 @@ def test_skipped_topics_are_not_stored_and_not_fetched_again(db, data_dir, demo_
     assert not Article.select().where(Article.category == "The thao").exists()
     sport = [u for u in (a.path for a in DemoSite().articles) if u.startswith("/the-thao/")]
     url = demo_server.url.rstrip("/") + sport[0]
-    assert repo.is_known(url) and Page.get(Page.url == url).kind == repo.SKIPPED
+    assert store.is_known(url) and Page.get(Page.url == url).kind == SKIPPED
 
     again = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False)).run()
     sink.flush()

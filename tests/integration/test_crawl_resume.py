@@ -10,8 +10,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from xnews_gui.paths import database_path
-from xnews_gui.store.db import close_database, open_database
+from xnews_gui.store import Store
 from xnews_gui.store.models import Article
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,12 +21,11 @@ SCRIPT = textwrap.dedent("""
     from pathlib import Path
     from xnews_gui.core.profile import Profile
     from xnews_gui.crawl import CrawlOptions, Crawler
-    from xnews_gui.paths import database_path
-    from xnews_gui.store.db import open_database
+    from xnews_gui.store import Store
     from xnews_gui.store.sink import StoreSink
 
     data, profile_file = Path(sys.argv[1]), Path(sys.argv[2])
-    open_database(database_path(data))
+    store = Store.open(data)
     profile = Profile.from_json(profile_file.read_text(encoding="utf-8"))
 
     lock = threading.Lock()
@@ -38,7 +36,7 @@ SCRIPT = textwrap.dedent("""
                 sys.stdout.write(f"article {event.data['url']}\\n")
                 sys.stdout.flush()
 
-    summary = Crawler(profile, StoreSink(profile.name, data), state_dir=data / "crawl",
+    summary = Crawler(profile, StoreSink(store, profile.name), state_dir=data / "crawl",
                       options=CrawlOptions(fetch_images=False), on_event=on_event).run()
     print("done", summary["status"], summary["articles"], summary["duplicates"], flush=True)
 """)
@@ -76,11 +74,8 @@ def test_kill_9_then_resume(tmp_path, demo_profile):
     second = [line.split()[1] for line in lines if line.startswith("article")]
     assert lines[-1].startswith("done finished")
 
-    open_database(database_path(data))
-    try:
+    with Store.open(data):
         urls = [a.url for a in Article.select(Article.url)]
-    finally:
-        close_database()
     assert len(urls) == len(set(urls)) == 72  # none lost, none twice
     assert set(first).isdisjoint(second)  # stored before the kill: not stored again
     assert len(set(first) | set(second)) >= 72 - 3  # at most the in-flight ones (stored, unprinted) missing

@@ -98,11 +98,9 @@ def _store(label_fields, text, url):
 def test_classify_article_and_train_from_db(model_file, sample, tmp_path, capsys):
     data = tmp_path / "data"
     assert main(["--data-dir", str(data), "articles", "list"]) in (0, 1)  # creates the database
-    from xnews_gui.paths import database_path
-    from xnews_gui.store.db import close_database, open_database
+    from xnews_gui.store import Store
 
-    open_database(database_path(data))
-    try:
+    with Store.open(data):
         ids = []
         for i, path in enumerate(sorted((sample / "Train_Full" / "The thao").glob("*.txt"))[:6]):
             ids.append(_store({"section_label": "The thao"}, path.read_text(encoding="utf-16"), f"http://x/t{i}").id)
@@ -110,8 +108,6 @@ def test_classify_article_and_train_from_db(model_file, sample, tmp_path, capsys
             _store({"section_label": "The thao", "user_label": "Kinh doanh"}, path.read_text(encoding="utf-16"),
                    f"http://x/k{i}")
         _store({}, "không nhãn", "http://x/none")
-    finally:
-        close_database()
     capsys.readouterr()
     assert main(["--data-dir", str(data), "classify", str(model_file), "--article", str(ids[0]), "--save"]) == 0
     line = capsys.readouterr().out.strip()
@@ -125,10 +121,5 @@ def test_classify_article_and_train_from_db(model_file, sample, tmp_path, capsys
     assert card["labels"] == ["Kinh doanh", "The thao"]  # the user's correction wins over the section
     assert card["training_set"]["test_docs"] == 2
 
-    open_database(database_path(data))
-    try:
-        from xnews_gui.store import repo
-
-        assert repo.get_article(ids[0]).category == "The thao"
-    finally:
-        close_database()
+    with Store.open(data) as store:
+        assert store.get_article(ids[0]).category == "The thao"

@@ -1,1 +1,5 @@
-"""SQLite storage through peewee: models, database set-up, migrations, search."""
+"""SQLite storage through peewee: the ``Store`` object, models, migrations, search."""
+
+from .store import Store, StoreError
+
+__all__ = ["Store", "StoreError"]

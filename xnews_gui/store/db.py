@@ -1,4 +1,4 @@
-"""Open the SQLite database: WAL, foreign keys, schema version and forward migrations.
+"""Open the SQLite database (for ``Store``): WAL, foreign keys, schema version and forward migrations.
 
 The schema version lives in ``PRAGMA user_version``. Each migration runs in one
 transaction, so a crash leaves the database at the previous version, intact.
@@ -6,14 +6,11 @@ transaction, so a crash leaves the database at the previous version, intact.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from peewee import SqliteDatabase
 
-from .models import ALL_MODELS, database
-
-write_lock = threading.RLock()  # one writer at a time across threads
+from .models import ALL_MODELS
 
 
 class StoreError(RuntimeError):
@@ -80,11 +77,18 @@ def _v2(db: SqliteDatabase) -> None:
     db.execute_sql(f"INSERT INTO article_fts(rowid, title, summary, body_text) SELECT id, {folded} FROM article")
 
 
-MIGRATIONS = [_v1, _v2]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _v3(db: SqliteDatabase) -> None:
+    """Runs remember their process, so a run whose process was killed can be told from a live one."""
+    columns = {row[1] for row in db.execute_sql("PRAGMA table_info(crawl_run)").fetchall()}
+    if "pid" not in columns:  # a database made by _v1 from today's models has it already
+        db.execute_sql("ALTER TABLE crawl_run ADD COLUMN pid INTEGER")
+
+
+MIGRATIONS = [_v1, _v2, _v3]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def open_database(path: str | Path) -> SqliteDatabase:
+def connect(path: str | Path, write_lock) -> SqliteDatabase:
     """Open (creating if needed) and migrate the database at ``path``; bind the models to it."""
     path = Path(path)
     try:
@@ -108,16 +112,10 @@ def open_database(path: str | Path) -> SqliteDatabase:
             f"the database {path} was made by a newer XNews (schema {version}, this one knows {SCHEMA_VERSION}); "
             "update XNews or choose another data folder"
         )
-    database.initialize(db)
+    db.bind(ALL_MODELS)
     with write_lock:
         for target in range(version, SCHEMA_VERSION):
             with db.atomic():
                 MIGRATIONS[target](db)
                 db.execute_sql(f"PRAGMA user_version = {target + 1}")
     return db
-
-
-def close_database() -> None:
-    db = database.obj
-    if db is not None and not db.is_closed():
-        db.close()

@@ -1,4 +1,4 @@
-"""peewee models. The database is deferred: ``store.db.open_database`` binds it."""
+"""peewee models. They have no database of their own: ``Store.open`` binds them to its database."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from datetime import datetime, timezone
 from peewee import (
     BooleanField,
     CharField,
-    DatabaseProxy,
     DateTimeField,
     FloatField,
     ForeignKeyField,
@@ -16,16 +15,12 @@ from peewee import (
     TextField,
 )
 
-database = DatabaseProxy()
-
-
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
 class BaseModel(Model):
     class Meta:
-        database = database
         legacy_table_names = False
 
 
@@ -45,7 +40,8 @@ class CrawlRun(BaseModel):
     profile = CharField(index=True)
     started = DateTimeField(default=utcnow)
     finished = DateTimeField(null=True)
-    status = CharField(default="running")  # running | finished | stopped | failed
+    status = CharField(default="running")  # running | finished | stopped | failed | interrupted
+    pid = IntegerField(null=True)  # the process that runs it (to find runs whose process was killed)
     pages = IntegerField(default=0)
     articles = IntegerField(default=0)
     errors = IntegerField(default=0)

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from .models import Article, database, utcnow
-from .repo import fts_query
+from peewee import SqliteDatabase
+
+from .models import Article, utcnow
+from .repo import article_dict, fts_query
 
 # column name -> SQL expression used to order by it
 SORT_KEYS = {
@@ -74,49 +76,58 @@ def sort_expr(column: str) -> str:
         raise ValueError(f"cannot sort by {column!r}") from None
 
 
-def ordered_keys(flt: ArticleFilter, sort: str = "fetched_at", descending: bool = True,
-                 only_ids: list[int] | None = None) -> list[tuple]:
-    """(sort key, id) of every matching article, in display order.
+class Queries:
+    """The read side for the results table and the exporters. Mixed into ``Store``."""
 
-    ``only_ids`` restricts the query to some ids (used for articles that just arrived).
-    """
-    where, params = flt.where()
-    if only_ids is not None:
-        if not only_ids:
-            return []
-        where += f" AND a.id IN ({','.join('?' * len(only_ids))})"
-        params = params + list(only_ids)
-    direction = "DESC" if descending else "ASC"
-    sql = (f"SELECT {sort_expr(sort)} AS k, a.id FROM article a WHERE {where} "
-           f"ORDER BY k {direction}, a.id {direction}")
-    return [(k, i) for k, i in database.execute_sql(sql, params).fetchall()]
+    db: SqliteDatabase
 
+    def ordered_keys(self, flt: ArticleFilter, sort: str = "fetched_at", descending: bool = True,
+                     only_ids: list[int] | None = None) -> list[tuple]:
+        """(sort key, id) of every matching article, in display order.
 
-def rows_by_id(ids: list[int]) -> dict[int, tuple]:
-    """The table's columns (ROW_COLUMNS, no bodies) for these ids."""
-    out: dict[int, tuple] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        sql = (f"SELECT {', '.join('a.' + c for c in ROW_COLUMNS)} FROM article a "
-               f"WHERE a.id IN ({','.join('?' * len(chunk))})")
-        for row in database.execute_sql(sql, chunk).fetchall():
-            out[row[0]] = row
-    return out
+        ``only_ids`` restricts the query to some ids (used for articles that just arrived).
+        """
+        where, params = flt.where()
+        if only_ids is not None:
+            if not only_ids:
+                return []
+            where += f" AND a.id IN ({','.join('?' * len(only_ids))})"
+            params = params + list(only_ids)
+        direction = "DESC" if descending else "ASC"
+        sql = (f"SELECT {sort_expr(sort)} AS k, a.id FROM article a WHERE {where} "
+               f"ORDER BY k {direction}, a.id {direction}")
+        return [(k, i) for k, i in self.db.execute_sql(sql, params).fetchall()]
 
+    def rows_by_id(self, ids: list[int]) -> dict[int, tuple]:
+        """The table's columns (ROW_COLUMNS, no bodies) for these ids."""
+        out: dict[int, tuple] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            sql = (f"SELECT {', '.join('a.' + c for c in ROW_COLUMNS)} FROM article a "
+                   f"WHERE a.id IN ({','.join('?' * len(chunk))})")
+            for row in self.db.execute_sql(sql, chunk).fetchall():
+                out[row[0]] = row
+        return out
 
-def distinct_values(column: str) -> list[str]:
-    if column not in ("profile", "category"):
-        raise ValueError(column)
-    sql = f"SELECT DISTINCT {column} FROM article WHERE {column} IS NOT NULL ORDER BY {column}"
-    return [r[0] for r in database.execute_sql(sql).fetchall()]
+    def distinct_values(self, column: str) -> list[str]:
+        if column not in ("profile", "category"):
+            raise ValueError(column)
+        sql = f"SELECT DISTINCT {column} FROM article WHERE {column} IS NOT NULL ORDER BY {column}"
+        return [r[0] for r in self.db.execute_sql(sql).fetchall()]
 
+    def articles_for_export(self, ids: list[int]) -> list[dict]:
+        """Full article dicts (repo.article_dict) for these ids, in the given order."""
+        by_id = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            by_id.update({a.id: a for a in Article.select().where(Article.id.in_(chunk))})
+        return [article_dict(by_id[i]) for i in ids if i in by_id]
 
-def articles_for_export(ids: list[int]) -> list[dict]:
-    """Full article dicts (repo.article_dict) for these ids, in the given order."""
-    from .repo import article_dict
-
-    by_id = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        by_id.update({a.id: a for a in Article.select().where(Article.id.in_(chunk))})
-    return [article_dict(by_id[i]) for i in ids if i in by_id]
+    def articles_in_order(self, profile: str | None = None, limit: int = 0) -> list[dict]:
+        """Full article dicts, oldest first (all, or one profile's; at most ``limit`` when > 0)."""
+        q = Article.select().order_by(Article.id)
+        if profile:
+            q = q.where(Article.profile == profile)
+        if limit:
+            q = q.limit(limit)
+        return [article_dict(a) for a in q]

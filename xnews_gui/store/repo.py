@@ -1,131 +1,25 @@
-"""What the rest of XNews asks of the store: profiles, articles, search, runs.
+"""What the rest of XNews asks of the store: profiles, articles, search, runs (``Store``'s write side).
 
-Every write goes through ``write_lock`` in one transaction (one writer); reads
+Every write goes through ``self.write_lock`` in one transaction (one writer); reads
 run anywhere.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Iterable
+
+from peewee import SqliteDatabase, fn
 
 from ..core.extract import Article as ExtractedArticle
 from ..core.profile import Profile
 from ..core.urls import UrlError, canonical
-from ..paths import image_file  # noqa: F401  (the cache layout, part of the store's API)
-from .db import write_lock
-from .models import Article, Category, CrawlRun, FailedExtraction, Page, ProfileRecord, database, utcnow
-
-
-# --- profiles ---------------------------------------------------------------
-def save_profile(profile: Profile) -> None:
-    with write_lock, database.atomic():
-        rec = ProfileRecord.get_or_none(ProfileRecord.name == profile.name)
-        if rec is None:
-            ProfileRecord.create(name=profile.name, json=profile.to_json())
-        else:
-            rec.json = profile.to_json()
-            rec.updated = utcnow()
-            rec.save()
-
-
-def load_profile(name: str) -> Profile | None:
-    rec = ProfileRecord.get_or_none(ProfileRecord.name == name)
-    return Profile.from_json(rec.json) if rec else None
-
-
-def profile_names() -> list[str]:
-    return [r.name for r in ProfileRecord.select(ProfileRecord.name).order_by(ProfileRecord.name)]
-
-
-def delete_profile(name: str) -> bool:
-    with write_lock:
-        return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
-
-
-# --- articles ---------------------------------------------------------------
-def store_article(
-    article: ExtractedArticle,
-    profile: str,
-    category: str | None = None,
-    confidence: float | None = None,
-    section_label: str | None = None,
-    run_id: int | None = None,
-) -> tuple[int, bool]:
-    """Insert an article unless its canonical URL or content is already stored.
-
-    Returns (id, created). The same text under a second URL counts as known.
-    """
-    url = canonical(article.url)
-    content_hash = article.content_hash
-    # raw SQL: this runs once per crawled article and peewee's model layer tripled its cost
-    with write_lock, database.atomic():
-        if article.body_text:
-            row = database.execute_sql(
-                "SELECT id FROM article WHERE content_hash = ? AND profile = ? LIMIT 1", (content_hash, profile)
-            ).fetchone()
-            if row is not None:
-                return row[0], False
-        cursor = database.execute_sql(
-            "INSERT INTO article (profile, url, title, summary, image_url, body_html, body_text, author, published, "
-            "fetched_at, content_hash, category, confidence, section_label, run_id, read, starred) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0) ON CONFLICT(url) DO NOTHING",
-            (profile, url, article.title, article.summary, article.image, article.body_html, article.body_text,
-             article.author, article.date, str(utcnow()), content_hash, category, confidence, section_label, run_id),
-        )
-        if cursor.rowcount == 1:
-            return cursor.lastrowid, True
-        return database.execute_sql("SELECT id FROM article WHERE url = ?", (url,)).fetchone()[0], False
-
+from .models import Article, Category, CrawlRun, FailedExtraction, ImageCache, Page, ProfileRecord, utcnow
 
 SKIPPED = "skipped"  # Page.kind of an article page not stored because the user skips its topic
-
-
-def known_urls(urls: Iterable[str]) -> set[str]:
-    """The URLs (canonical) already stored as articles or skipped for their topic."""
-    urls = list(urls)
-    found: set[str] = set()
-    for i in range(0, len(urls), 500):
-        chunk = urls[i : i + 500]
-        found.update(a.url for a in Article.select(Article.url).where(Article.url.in_(chunk)))
-        found.update(p.url for p in Page.select(Page.url).where(Page.url.in_(chunk) & (Page.kind == SKIPPED)))
-    return found
-
-
-def is_known(url: str) -> bool:
-    try:
-        url = canonical(url)
-    except UrlError:
-        return False
-    return (Article.select().where(Article.url == url).exists()
-            or Page.select().where((Page.url == url) & (Page.kind == SKIPPED)).exists())
-
-
-def mark_skipped(url: str, reason: str) -> None:
-    """Remember an article page left out for its topic, so an incremental crawl does not fetch it again."""
-    record_page(canonical(url), 200, kind=SKIPPED, error=reason)
-
-
-def get_article(article_id: int) -> Article | None:
-    return Article.get_or_none(Article.id == article_id)
-
-
-def list_articles(profile: str | None = None, limit: int = 50, offset: int = 0,
-                  category: str | None = None):
-    q = Article.select().order_by(Article.id.desc())
-    if profile:
-        q = q.where(Article.profile == profile)
-    if category:
-        q = q.where(Article.category == category)
-    return list(q.limit(limit).offset(offset))
-
-
-def count_articles(profile: str | None = None) -> int:
-    q = Article.select()
-    if profile:
-        q = q.where(Article.profile == profile)
-    return q.count()
+INTERRUPTED = "interrupted"  # CrawlRun.status of a run whose process died without finishing it
 
 
 def fts_query(text: str) -> str:
@@ -139,48 +33,8 @@ def fts_query(text: str) -> str:
     return " ".join(quoted)
 
 
-def search_ids(text: str, limit: int = 100000) -> list[int]:
-    query = fts_query(text)
-    if not query:
-        return []
-    cursor = database.execute_sql(
-        "SELECT rowid FROM article_fts WHERE article_fts MATCH ? ORDER BY rank LIMIT ?", (query, limit)
-    )
-    return [row[0] for row in cursor.fetchall()]
-
-
-def search(text: str, limit: int = 50) -> list[Article]:
-    ids = search_ids(text, limit)
-    if not ids:
-        return []
-    by_id = {a.id: a for a in Article.select().where(Article.id.in_(ids))}
-    return [by_id[i] for i in ids if i in by_id]
-
-
-def set_category(article_id: int, label: str | None, confidence: float | None = None) -> None:
-    with write_lock:
-        Article.update(category=label, confidence=confidence).where(Article.id == article_id).execute()
-
-
-def set_user_label(article_id: int, label: str | None) -> None:
-    """A correction made by the user; used by the next training run."""
-    with write_lock:
-        Article.update(user_label=label, category=label if label else Article.category,
-                       confidence=1.0 if label else Article.confidence).where(Article.id == article_id).execute()
-
-
-def set_flags(article_id: int, read: bool | None = None, starred: bool | None = None) -> None:
-    changes = {}
-    if read is not None:
-        changes["read"] = read
-    if starred is not None:
-        changes["starred"] = starred
-    if changes:
-        with write_lock:
-            Article.update(**changes).where(Article.id == article_id).execute()
-
-
 def article_dict(a: Article) -> dict:
+    """The one article shape handed to the reader and the exporters."""
     return {
         "id": a.id, "profile": a.profile, "url": a.url, "title": a.title, "summary": a.summary,
         "image": a.image_url, "author": a.author, "date": a.published,
@@ -190,64 +44,233 @@ def article_dict(a: Article) -> dict:
     }
 
 
-# --- categories ---------------------------------------------------------------
-def hidden_categories() -> set[str]:
-    return {c.name for c in Category.select().where(Category.hidden == True)}  # noqa: E712
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, owned by someone else
+        return True
+    return True
 
 
-def set_category_hidden(name: str, hidden: bool) -> None:
-    with write_lock, database.atomic():
-        cat, _ = Category.get_or_create(name=name)
-        cat.hidden = hidden
-        cat.save()
+class Records:
+    """Profiles, articles, categories, pages, runs and the image index. Mixed into ``Store``."""
 
+    db: SqliteDatabase
 
-# --- pages, failures and runs ---------------------------------------------------
-def record_page(url: str, status: int, encoding: str = "", content_type: str = "",
-                raw_path: str = "", kind: str = "", error: str = "") -> None:
-    with write_lock:
-        Page.insert(url=url, status=status, encoding=encoding, content_type=content_type,
-                    raw_path=raw_path, kind=kind, error=error, fetched_at=utcnow()).on_conflict(
-            conflict_target=[Page.url],
-            update={Page.status: status, Page.encoding: encoding, Page.content_type: content_type,
-                    Page.raw_path: raw_path, Page.kind: kind, Page.error: error, Page.fetched_at: utcnow()},
-        ).execute()
+    # --- profiles ---------------------------------------------------------------
+    def save_profile(self, profile: Profile) -> None:
+        with self.write_lock, self.db.atomic():
+            rec = ProfileRecord.get_or_none(ProfileRecord.name == profile.name)
+            if rec is None:
+                ProfileRecord.create(name=profile.name, json=profile.to_json())
+            else:
+                rec.json = profile.to_json()
+                rec.updated = utcnow()
+                rec.save()
 
+    def load_profile(self, name: str) -> Profile | None:
+        rec = ProfileRecord.get_or_none(ProfileRecord.name == name)
+        return Profile.from_json(rec.json) if rec else None
 
-def record_failure(profile: str, url: str, reason: str) -> None:
-    with write_lock:
-        FailedExtraction.create(profile=profile, url=url, reason=reason)
+    def profile_names(self) -> list[str]:
+        return [r.name for r in ProfileRecord.select(ProfileRecord.name).order_by(ProfileRecord.name)]
 
+    def delete_profile(self, name: str) -> bool:
+        with self.write_lock:
+            return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
 
-def start_run(profile: str) -> int:
-    with write_lock:
-        return CrawlRun.create(profile=profile).id
+    # --- articles ---------------------------------------------------------------
+    def store_article(self, article: ExtractedArticle, profile: str, category: str | None = None,
+                      confidence: float | None = None, section_label: str | None = None,
+                      run_id: int | None = None) -> tuple[int, bool]:
+        """Insert an article unless its canonical URL or content is already stored.
 
+        Returns (id, created). The same text under a second URL counts as known.
+        """
+        url = canonical(article.url)
+        content_hash = article.content_hash
+        db = self.db
+        # raw SQL: this runs once per crawled article and peewee's model layer tripled its cost
+        with self.write_lock, db.atomic():
+            if article.body_text:
+                row = db.execute_sql(
+                    "SELECT id FROM article WHERE content_hash = ? AND profile = ? LIMIT 1", (content_hash, profile)
+                ).fetchone()
+                if row is not None:
+                    return row[0], False
+            cursor = db.execute_sql(
+                "INSERT INTO article (profile, url, title, summary, image_url, body_html, body_text, author, "
+                "published, fetched_at, content_hash, category, confidence, section_label, run_id, read, starred) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0) ON CONFLICT(url) DO NOTHING",
+                (profile, url, article.title, article.summary, article.image, article.body_html, article.body_text,
+                 article.author, article.date, str(utcnow()), content_hash, category, confidence, section_label,
+                 run_id),
+            )
+            if cursor.rowcount == 1:
+                return cursor.lastrowid, True
+            return db.execute_sql("SELECT id FROM article WHERE url = ?", (url,)).fetchone()[0], False
 
-def finish_run(run_id: int, status: str, stats: dict) -> None:
-    with write_lock:
-        CrawlRun.update(
-            finished=utcnow(), status=status, pages=int(stats.get("pages", 0)),
-            articles=int(stats.get("articles", 0)), errors=int(stats.get("errors", 0)),
-            stats_json=json.dumps(stats, ensure_ascii=False, default=str),
-        ).where(CrawlRun.id == run_id).execute()
+    def known_urls(self, urls: Iterable[str]) -> set[str]:
+        """The URLs (canonical) already stored as articles or skipped for their topic."""
+        urls = list(urls)
+        found: set[str] = set()
+        for i in range(0, len(urls), 500):
+            chunk = urls[i : i + 500]
+            found.update(a.url for a in Article.select(Article.url).where(Article.url.in_(chunk)))
+            found.update(p.url for p in Page.select(Page.url).where(Page.url.in_(chunk) & (Page.kind == SKIPPED)))
+        return found
 
+    def is_known(self, url: str) -> bool:
+        try:
+            url = canonical(url)
+        except UrlError:
+            return False
+        return (Article.select().where(Article.url == url).exists()
+                or Page.select().where((Page.url == url) & (Page.kind == SKIPPED)).exists())
 
-# --- image cache index ----------------------------------------------------------
-def record_image(url: str, sha256: str = "", content_type: str = "", size: int = 0, error: str = "") -> None:
-    """Remember where an image's bytes lie (content-addressed by SHA-256) or why it failed."""
-    from .models import ImageCache
+    def mark_skipped(self, url: str, reason: str) -> None:
+        """Remember an article page left out for its topic, so an incremental crawl does not fetch it again."""
+        self.record_page(canonical(url), 200, kind=SKIPPED, error=reason)
 
-    with write_lock:
-        ImageCache.insert(url=url, sha256=sha256, content_type=content_type, size=size, error=error).on_conflict(
-            conflict_target=[ImageCache.url],
-            update={ImageCache.sha256: sha256, ImageCache.content_type: content_type,
-                    ImageCache.size: size, ImageCache.error: error},
-        ).execute()
+    def get_article(self, article_id: int) -> Article | None:
+        return Article.get_or_none(Article.id == article_id)
 
+    def list_articles(self, profile: str | None = None, limit: int = 50, offset: int = 0,
+                      category: str | None = None) -> list[Article]:
+        q = Article.select().order_by(Article.id.desc())
+        if profile:
+            q = q.where(Article.profile == profile)
+        if category:
+            q = q.where(Article.category == category)
+        return list(q.limit(limit).offset(offset))
 
-def image_record(url: str):
-    """The ImageCache row for an image URL, or None when it was never fetched."""
-    from .models import ImageCache
+    def count_articles(self, profile: str | None = None) -> int:
+        q = Article.select()
+        if profile:
+            q = q.where(Article.profile == profile)
+        return q.count()
 
-    return ImageCache.get_or_none(ImageCache.url == url)
+    def search_ids(self, text: str, limit: int = 100000) -> list[int]:
+        query = fts_query(text)
+        if not query:
+            return []
+        cursor = self.db.execute_sql(
+            "SELECT rowid FROM article_fts WHERE article_fts MATCH ? ORDER BY rank LIMIT ?", (query, limit)
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+    def search(self, text: str, limit: int = 50) -> list[Article]:
+        ids = self.search_ids(text, limit)
+        if not ids:
+            return []
+        by_id = {a.id: a for a in Article.select().where(Article.id.in_(ids))}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def set_category(self, article_id: int, label: str | None, confidence: float | None = None) -> None:
+        with self.write_lock:
+            Article.update(category=label, confidence=confidence).where(Article.id == article_id).execute()
+
+    def set_user_label(self, article_id: int, label: str | None) -> None:
+        """A correction made by the user; used by the next training run."""
+        with self.write_lock:
+            Article.update(user_label=label, category=label if label else Article.category,
+                           confidence=1.0 if label else Article.confidence).where(Article.id == article_id).execute()
+
+    def set_flags(self, article_id: int, read: bool | None = None, starred: bool | None = None) -> None:
+        changes = {}
+        if read is not None:
+            changes["read"] = read
+        if starred is not None:
+            changes["starred"] = starred
+        if changes:
+            with self.write_lock:
+                Article.update(**changes).where(Article.id == article_id).execute()
+
+    # --- categories ---------------------------------------------------------------
+    def hidden_categories(self) -> set[str]:
+        return {c.name for c in Category.select().where(Category.hidden == True)}  # noqa: E712
+
+    def set_category_hidden(self, name: str, hidden: bool) -> None:
+        with self.write_lock, self.db.atomic():
+            cat, _ = Category.get_or_create(name=name)
+            cat.hidden = hidden
+            cat.save()
+
+    def label_counts(self) -> list[tuple[str, int]]:
+        """(category, number of articles) for every category in use."""
+        query = (Article.select(Article.category, fn.COUNT(Article.id).alias("n"))
+                 .where(Article.category.is_null(False)).group_by(Article.category))
+        return [(row.category, row.n) for row in query]
+
+    # --- pages, failures and runs ---------------------------------------------------
+    def record_page(self, url: str, status: int, encoding: str = "", content_type: str = "",
+                    raw_path: str = "", kind: str = "", error: str = "") -> None:
+        with self.write_lock:
+            Page.insert(url=url, status=status, encoding=encoding, content_type=content_type,
+                        raw_path=raw_path, kind=kind, error=error, fetched_at=utcnow()).on_conflict(
+                conflict_target=[Page.url],
+                update={Page.status: status, Page.encoding: encoding, Page.content_type: content_type,
+                        Page.raw_path: raw_path, Page.kind: kind, Page.error: error, Page.fetched_at: utcnow()},
+            ).execute()
+
+    def record_failure(self, profile: str, url: str, reason: str) -> None:
+        with self.write_lock:
+            FailedExtraction.create(profile=profile, url=url, reason=reason)
+
+    def start_run(self, profile: str) -> int:
+        with self.write_lock:
+            return CrawlRun.create(profile=profile, pid=os.getpid()).id
+
+    def finish_run(self, run_id: int, status: str, stats: dict) -> None:
+        with self.write_lock:
+            CrawlRun.update(
+                finished=utcnow(), status=status, pages=int(stats.get("pages", 0)),
+                articles=int(stats.get("articles", 0)), errors=int(stats.get("errors", 0)),
+                stats_json=json.dumps(stats, ensure_ascii=False, default=str),
+            ).where(CrawlRun.id == run_id).execute()
+
+    def mark_interrupted_runs(self) -> int:
+        """Runs still 'running' whose process is gone (killed, crashed) become 'interrupted'; how many."""
+        with self.write_lock:
+            stale = [r.id for r in CrawlRun.select(CrawlRun.id, CrawlRun.pid).where(CrawlRun.status == "running")
+                     if r.pid is None or not _process_alive(r.pid)]
+            if stale:
+                CrawlRun.update(status=INTERRUPTED, finished=utcnow()).where(CrawlRun.id.in_(stale)).execute()
+        return len(stale)
+
+    def recent_runs(self, limit: int = 20, profile: str | None = None) -> list[CrawlRun]:
+        q = CrawlRun.select().order_by(CrawlRun.id.desc())
+        if profile:
+            q = q.where(CrawlRun.profile == profile)
+        return list(q.limit(limit))
+
+    # --- image cache index ----------------------------------------------------------
+    def record_image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0,
+                     error: str = "") -> None:
+        """Remember where an image's bytes lie (content-addressed by SHA-256) or why it failed."""
+        with self.write_lock:
+            ImageCache.insert(url=url, sha256=sha256, content_type=content_type, size=size, error=error).on_conflict(
+                conflict_target=[ImageCache.url],
+                update={ImageCache.sha256: sha256, ImageCache.content_type: content_type,
+                        ImageCache.size: size, ImageCache.error: error},
+            ).execute()
+
+    def image_record(self, url: str) -> ImageCache | None:
+        """The ImageCache row for an image URL, or None when it was never fetched."""
+        return ImageCache.get_or_none(ImageCache.url == url)
+
+    def image_records(self, urls: Iterable[str]) -> list[ImageCache]:
+        """The cached (fetched, not failed) ImageCache rows among these URLs."""
+        urls = list(dict.fromkeys(urls))
+        out: list[ImageCache] = []
+        for start in range(0, len(urls), 500):
+            chunk = urls[start : start + 500]
+            out.extend(r for r in ImageCache.select().where(ImageCache.url.in_(chunk)) if r.sha256 and not r.error)
+        return out
+
+    def image_cache_bytes(self) -> int:
+        return int(ImageCache.select(fn.COALESCE(fn.SUM(ImageCache.size), 0)).scalar() or 0)

@@ -15,14 +15,12 @@ Page-log rows are a log, not data: they ride along with the next transaction
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 from peewee import EXCLUDED, Case
 
-from ..paths import image_cache_dir, raw_pages_dir
 from . import repo
-from .db import write_lock
-from .models import Page, database, utcnow
+from .models import Page, utcnow
+from .store import Store
 
 PAGE_BATCH = 200  # page rows waiting before the writer is woken for them alone
 _ROWS_PER_INSERT = 100
@@ -42,12 +40,13 @@ class _Job:
 
 
 class StoreSink:
-    def __init__(self, profile: str, data_dir: Path, run_id: int | None = None, skip_categories=()):
+    def __init__(self, store: Store, profile: str, run_id: int | None = None, skip_categories=()):
+        self.store = store
         self.profile = profile
         self.run_id = run_id
         self.skip_categories = frozenset(skip_categories)  # topics the user is not interested in
-        self.image_root = image_cache_dir(Path(data_dir))
-        self.raw_root = raw_pages_dir(Path(data_dir))
+        self.image_root = store.images_root
+        self.raw_root = store.raw_root
         self._pages: list[dict] = []
         self._jobs: list[_Job] = []
         self._cv = threading.Condition()
@@ -56,20 +55,20 @@ class StoreSink:
 
     # --- runs -------------------------------------------------------------------
     def start_run(self) -> int:
-        self.run_id = repo.start_run(self.profile)
+        self.run_id = self.store.start_run(self.profile)
         return self.run_id
 
     def finish_run(self, summary: dict) -> None:
         self.flush()
         if self.run_id is not None:
-            repo.finish_run(self.run_id, summary.get("status", "finished"), summary)
+            self.store.finish_run(self.run_id, summary.get("status", "finished"), summary)
 
     # --- the Sink protocol ----------------------------------------------------------
     def is_known(self, url: str) -> bool:
-        return repo.is_known(url)
+        return self.store.is_known(url)
 
     def known_urls(self, urls) -> set[str]:
-        return repo.known_urls(urls)
+        return self.store.known_urls(urls)
 
     def store_article(self, article, category=None, confidence=None, section_label=None) -> tuple[int | None, bool]:
         return self._call(self._store_one, article, category, confidence, section_label)
@@ -77,9 +76,9 @@ class StoreSink:
     def _store_one(self, article, category, confidence, section_label) -> tuple[int | None, bool]:
         """(id, created); (None, False) for an article of a skipped topic, remembered as a known URL."""
         if category is not None and category in self.skip_categories:
-            repo.mark_skipped(article.url, f"topic {category} is skipped")
+            self.store.mark_skipped(article.url, f"topic {category} is skipped")
             return None, False
-        return repo.store_article(article, self.profile, category, confidence, section_label, self.run_id)
+        return self.store.store_article(article, self.profile, category, confidence, section_label, self.run_id)
 
     def store_articles(self, rows) -> list:
         """Several ``store_article`` calls in one transaction: for each (article, category,
@@ -104,10 +103,10 @@ class StoreSink:
                 self._wake()
 
     def record_failure(self, url, reason) -> None:
-        self._call(repo.record_failure, self.profile, url, reason)
+        self._call(self.store.record_failure, self.profile, url, reason)
 
     def record_image(self, url, sha256="", content_type="", size=0, error="") -> None:
-        self._call(repo.record_image, url, sha256, content_type, size, error)
+        self._call(self.store.record_image, url, sha256, content_type, size, error)
 
     def flush(self) -> None:
         """Write everything queued and end the writer thread (it starts again when needed)."""
@@ -144,7 +143,7 @@ class StoreSink:
         me = threading.current_thread()
         try:
             try:
-                database.execute_sql(f"PRAGMA cache_size = -{_WRITER_CACHE_KIB}")
+                self.store.db.execute_sql(f"PRAGMA cache_size = -{_WRITER_CACHE_KIB}")
             except Exception:  # no database yet: the jobs will say so
                 pass
             while True:
@@ -158,8 +157,7 @@ class StoreSink:
                     return
         finally:
             try:
-                if not database.is_closed():
-                    database.close()  # this thread's connection
+                self.store.close()  # this thread's connection
             except Exception:
                 pass
             with self._cv:  # a job queued while this thread was leaving gets a new writer
@@ -173,7 +171,7 @@ class StoreSink:
         if not jobs and not pages:
             return
         try:
-            with write_lock, database.atomic():
+            with self.store.writing():
                 for job in jobs:
                     try:
                         job.result = job.fn(*job.args)  # each in its own savepoint
@@ -192,7 +190,7 @@ class StoreSink:
 
 
 def _insert_pages(rows: list[dict]) -> None:
-    """``repo.record_page`` for many rows in one statement (the last row for a URL wins)."""
+    """``Store.record_page`` for many rows in one statement (the last row for a URL wins)."""
     update = {getattr(Page, name): getattr(EXCLUDED, name)
               for name in ("status", "encoding", "content_type", "raw_path", "error", "fetched_at")}
     # a page skipped for its topic stays marked so (it is how a re-crawl knows it)

@@ -42,28 +42,28 @@ def run(data_dir: Path) -> int:
     _prepare_qt()
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from .. import paths
     from ..bundled import seed_bundled_profiles
-    from ..store.db import StoreError, close_database, open_database
+    from ..store import Store, StoreError
     from . import icons
 
     app = QApplication.instance() or QApplication(sys.argv)
     app.setWindowIcon(icons.named("articles"))
     data_dir = _choose_data_dir(data_dir)
     try:
-        open_database(paths.database_path(data_dir))
+        store = Store.open(data_dir)
     except StoreError as exc:
         QMessageBox.critical(None, "XNews cannot open its data", str(exc))
         return 2
-    seed_bundled_profiles()
+    seed_bundled_profiles(store)
+    store.mark_interrupted_runs()
 
     from .main_window import MainWindow
 
-    window = MainWindow(data_dir)
+    window = MainWindow(store)
     window.show()
     try:
         return app.exec()
     finally:
         window.release_web_pages()  # web pages (and their profiles) go before the web engine does
         del window
-        close_database()
+        store.close()

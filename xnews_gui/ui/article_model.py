@@ -15,8 +15,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 
 from ..core.topics import display_name
-from ..store import queries
-from ..store.queries import ArticleFilter
+from ..store import Store
+from ..store.queries import ROW_COLUMNS, ArticleFilter
 from . import workers
 
 BLOCK = 256
@@ -29,15 +29,16 @@ COLUMNS = [  # (header, sort key)
     ("Status", "status"),
 ]
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
-_C = {name: i for i, name in enumerate(queries.ROW_COLUMNS)}
+_C = {name: i for i, name in enumerate(ROW_COLUMNS)}
 
 
 class ArticleTableModel(QAbstractTableModel):
     loaded = Signal(int)  # total matching rows after a (re)load
     rowsArrived = Signal(int)  # how many live rows were inserted
 
-    def __init__(self, parent=None, *, flush_ms: int = 300):
+    def __init__(self, store: Store, parent=None, *, flush_ms: int = 300):
         super().__init__(parent)
+        self.store = store
         self._order: list[tuple] = []  # (sort key, id) in display order
         self._visible = 0
         self._rows: dict[int, tuple] = {}
@@ -150,7 +151,7 @@ class ArticleTableModel(QAbstractTableModel):
         self._pending.clear()  # the reload sees them anyway
         flt, sort, desc = self._filter, self._sort, self._desc
         workers.run_in_background(
-            queries.ordered_keys, flt, sort, desc,
+            self.store.ordered_keys, flt, sort, desc,
             on_result=lambda order: self._reloaded(generation, order),
             on_error=lambda msg: self._failed(generation, msg),
         )
@@ -165,7 +166,7 @@ class ArticleTableModel(QAbstractTableModel):
         """Re-read one row (flags or category changed)."""
         if article_id not in self._rows:
             return
-        self._rows.update(queries.rows_by_id([article_id]))
+        self._rows.update(self.store.rows_by_id([article_id]))
         row = self.row_of(article_id)
         if 0 <= row < self._visible:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
@@ -173,7 +174,7 @@ class ArticleTableModel(QAbstractTableModel):
     def article_row(self, row: int) -> dict | None:
         """The cached columns of a row as a dict (title, url, flags...)."""
         data = self._row(row)
-        return dict(zip(queries.ROW_COLUMNS, data)) if data else None
+        return dict(zip(ROW_COLUMNS, data)) if data else None
 
     # --- internals -------------------------------------------------------------
     def _reloaded(self, generation: int, order: list[tuple]) -> None:
@@ -198,7 +199,7 @@ class ArticleTableModel(QAbstractTableModel):
         if data is None:
             start = row - row % BLOCK
             block = [i for _, i in self._order[start : start + BLOCK] if i not in self._rows]
-            self._rows.update(queries.rows_by_id(block))
+            self._rows.update(self.store.rows_by_id(block))
             data = self._rows.get(aid)
         return data
 
@@ -212,7 +213,7 @@ class ArticleTableModel(QAbstractTableModel):
             return
         generation = self._generation
         workers.run_in_background(
-            queries.ordered_keys, self._filter, self._sort, self._desc, ids,
+            self.store.ordered_keys, self._filter, self._sort, self._desc, ids,
             on_result=lambda new: self._insert(generation, new),
         )
 

@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.topics import display_name
-from ..paths import image_cache_dir
-from ..store import queries
+from ..store import Store
 from ..store.queries import UNCATEGORIZED, ArticleFilter
 from . import workers
 from .article_model import ID_ROLE, ArticleTableModel
@@ -37,10 +36,11 @@ COLUMN_WIDTHS = [64, 300, 165, 118, 84, 48]  # Category fits "Chính trị Xã h
 class ArticlesView(QWidget):
     statusMessage = Signal(str)
 
-    def __init__(self, data_dir: Path, parent=None):
+    def __init__(self, store: Store, parent=None):
         super().__init__(parent)
-        self.data_dir = Path(data_dir)
-        self.model = ArticleTableModel(self)
+        self.store = store
+        self.data_dir = store.root
+        self.model = ArticleTableModel(store, self)
 
         self.search = QLineEdit(placeholderText="Search title, summary and text…  (Ctrl+F)", clearButtonEnabled=True)
         self.search.setMinimumWidth(160)
@@ -82,7 +82,7 @@ class ArticlesView(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSortIndicator(4, Qt.SortOrder.DescendingOrder)
 
-        self.reader = ReaderView(image_cache_dir(self.data_dir), self)
+        self.reader = ReaderView(store, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.reader)
@@ -121,8 +121,8 @@ class ArticlesView(QWidget):
     # --- filters -----------------------------------------------------------------------
     def refresh_choices(self) -> None:
         """Re-read the site and category lists (after a crawl or a profile change)."""
-        self._fill(self.site, "All sites", [(p, p) for p in queries.distinct_values("profile")])
-        cats = sorted(((display_name(c), c) for c in queries.distinct_values("category")), key=lambda p: p[1].casefold())
+        self._fill(self.site, "All sites", [(p, p) for p in self.store.distinct_values("profile")])
+        cats = sorted(((display_name(c), c) for c in self.store.distinct_values("category")), key=lambda p: p[1].casefold())
         cats.append(("(no topic yet)", UNCATEGORIZED))
         self._fill(self.category, "All topics", cats)
 
@@ -245,7 +245,7 @@ class ArticlesView(QWidget):
         from ..export import export_articles
 
         def job() -> Path:
-            return export_articles(queries.articles_for_export(ids), fmt, path, image_cache_dir(self.data_dir))
+            return export_articles(self.store.articles_for_export(ids), fmt, path, self.store)
 
         self.statusMessage.emit(f"Exporting {len(ids):,} articles…")
         return workers.run_in_background(

@@ -1,10 +1,10 @@
 """The Classifier screen: model card, per-class scores, confusion-matrix heat map, stored topics, Retrain.
 
-``ClassifierView(model_path, data_dir, parent=None, *, label_counts=None, hidden=None,
+``ClassifierView(model_path, data_dir, parent=None, *, store=None, label_counts=None, hidden=None,
 on_hidden_changed=None, training_docs=None, corpus_dir=None)``
 
-Hooks (all optional; without them the view uses the open database, and does without
-it when none is open):
+Hooks (all optional; without them the view uses ``store``, and does without it when
+there is none):
 
 - ``label_counts``: a list of ``(label, count)`` or a callable returning one -- the topics
   of stored articles. Called in a worker thread by ``refresh()``.
@@ -55,6 +55,7 @@ from ..classify.model import card_path
 from ..classify.retrain import Cancelled, retrain
 from ..core.topics import display_name
 from ..paths import own_model_path
+from ..services.training import training_docs as training_docs_of
 from . import workers
 
 SETTINGS_CORPUS = "classifier/corpus_dir"
@@ -85,43 +86,6 @@ def _read_card(model_path: Path) -> dict:
         except (OSError, ValueError):
             pass
     return TopicClassifier.load(model_path).card
-
-
-def _store_label_counts() -> list[tuple[str, int]]:
-    from peewee import fn
-
-    from ..store.models import Article, database
-
-    if database.obj is None:
-        return []
-    query = (Article.select(Article.category, fn.COUNT(Article.id).alias("n"))
-             .where(Article.category.is_null(False)).group_by(Article.category))
-    return [(row.category, row.n) for row in query]
-
-
-def _store_hidden() -> set[str]:
-    from ..store import repo
-    from ..store.models import database
-
-    return repo.hidden_categories() if database.obj is not None else set()
-
-
-def _store_set_hidden(name: str, hidden: bool) -> None:
-    from ..store import repo
-    from ..store.models import database
-
-    if database.obj is not None:
-        repo.set_category_hidden(name, hidden)
-
-
-def _store_training_docs():
-    from ..store.models import database
-
-    if database.obj is None:
-        return []
-    from ..cli_classify import db_training_docs
-
-    return db_training_docs()
 
 
 def _callable(value, default):
@@ -177,7 +141,7 @@ class ClassifierView(QWidget):
     COUNT_COLUMNS = ("Topic", "Stored articles", "Not interested")
     SCORE_COLUMNS = ("Topic", "Precision", "Recall", "F1", "Support")
 
-    def __init__(self, model_path: Path, data_dir: Path, parent=None, *,
+    def __init__(self, model_path: Path, data_dir: Path, parent=None, *, store=None,
                  label_counts: Iterable[tuple[str, int]] | Callable | None = None,
                  hidden: set[str] | Callable | None = None,
                  on_hidden_changed: Callable[[str, bool], None] | None = None,
@@ -185,11 +149,13 @@ class ClassifierView(QWidget):
         super().__init__(parent)
         self.model_path = Path(model_path)
         self.data_dir = Path(data_dir)
-        self._label_counts = _callable(label_counts, _store_label_counts)
-        self._hidden_source = _callable(hidden, _store_hidden)
+        self.store = store
+        self._label_counts = _callable(label_counts, store.label_counts if store else list)
+        self._hidden_source = _callable(hidden, store.hidden_categories if store else set)
         self._on_hidden_changed = on_hidden_changed if on_hidden_changed is not None else (
-            _store_set_hidden if hidden is None else None)
-        self._training_docs = training_docs if training_docs is not None else _store_training_docs
+            store.set_category_hidden if hidden is None and store else None)
+        self._training_docs = training_docs if training_docs is not None else (
+            (lambda: training_docs_of(store)) if store else list)
         stored = QSettings().value(SETTINGS_CORPUS, "")
         self.corpus_dir: Path | None = Path(corpus_dir) if corpus_dir else (Path(stored) if stored else None)
         self.card: dict = {}

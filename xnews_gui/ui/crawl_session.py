@@ -9,31 +9,21 @@ from __future__ import annotations
 
 import collections
 import time
-from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..core.profile import Profile
-from ..crawl.engine import Crawler
-from ..store.sink import StoreSink
-from ..store import repo
+from ..services.crawl import start_crawl
+from ..store import Store
 from . import workers
 
 DRAIN_MS = 200
 
 
-def make_sink(data_dir: Path, profile: str, run_id: int | None):
+def skip_hidden_topics() -> bool:
     from .settings import Preferences
 
-    skip = repo.hidden_categories() if Preferences.load().skip_hidden_topics else ()
-    return StoreSink(profile, data_dir, run_id, skip_categories=skip)
-
-
-def image_cache_bytes() -> int:
-    from ..store.models import ImageCache
-    from peewee import fn
-
-    return int(ImageCache.select(fn.COALESCE(fn.SUM(ImageCache.size), 0)).scalar() or 0)
+    return Preferences.load().skip_hidden_topics
 
 
 class CrawlSession(QObject):
@@ -44,11 +34,11 @@ class CrawlSession(QObject):
     stateChanged = Signal(str)  # starting | running | paused | stopping | finished | stopped | limit | failed
     finished = Signal(dict)  # the engine's summary
 
-    def __init__(self, profile: Profile, data_dir: Path, options, classifier=None, parent=None,  # classifier or loader
+    def __init__(self, profile: Profile, store: Store, options, classifier=None, parent=None,  # classifier or loader
                  image_cache_limit: int = 0):
         super().__init__(parent)
         self.profile = profile
-        self.data_dir = Path(data_dir)
+        self.store = store
         self.options = options
         self.classifier = classifier
         self.image_cache_limit = image_cache_limit
@@ -57,7 +47,7 @@ class CrawlSession(QObject):
         self.summary: dict | None = None
         self.started_at: float | None = None
         self._events: collections.deque = collections.deque()
-        self._crawler = None
+        self._handle = None
         self._worker = None
         self._stop_requested = False
         self._timer = QTimer(self, interval=DRAIN_MS)
@@ -88,51 +78,35 @@ class CrawlSession(QObject):
         workers.start(self._worker, workers.crawl_pool())
 
     def pause(self) -> None:
-        if self._crawler is not None and self.state == "running":
-            self._crawler.pause()
+        if self._handle is not None and self.state == "running":
+            self._handle.pause()
             self._set_state("paused")
 
     def resume(self) -> None:
-        if self._crawler is not None and self.state == "paused":
-            self._crawler.resume()
+        if self._handle is not None and self.state == "paused":
+            self._handle.resume()
             self._set_state("running")
 
     def stop(self) -> None:
         if self.is_active():
             self._set_state("stopping")
             self._stop_requested = True
-            if self._crawler is not None:
-                self._crawler.stop()
+            if self._handle is not None:
+                self._handle.stop()
 
     # --- worker thread ------------------------------------------------------------
     def _run(self) -> dict:
-        options = self.options
-        if options.fetch_images and self.image_cache_limit and image_cache_bytes() >= self.image_cache_limit:
-            from dataclasses import replace
-
-            options = replace(options, fetch_images=False)
-            self._events.append(("log", {"message": "the image cache is full (see Settings): images are not fetched"}))
-        classifier = self.classifier
-        if classifier is not None and not hasattr(classifier, "predict"):
-            try:
-                classifier = classifier()  # a loader: models load here, off the GUI thread
-            except Exception as exc:  # a broken model must not stop the crawl
-                self._events.append(("log", {"message": f"classifier not used: {exc}"}))
-                classifier = None
-        run_id = repo.start_run(self.profile.name)
-        crawler = Crawler(self.profile, make_sink(self.data_dir, self.profile.name, run_id),
-                          state_dir=self.data_dir / "crawl", options=options, classifier=classifier,
-                          on_event=lambda ev: self._events.append((ev.kind, ev.data)))
-        self._crawler = crawler
+        handle = start_crawl(self.profile, self.store, self.options,
+                             lambda ev: self._events.append((ev.kind, ev.data)), classifier=self.classifier,
+                             skip_hidden_topics=skip_hidden_topics(), image_cache_limit=self.image_cache_limit)
+        self._handle = handle
         if self._stop_requested:
-            crawler.stop()
+            handle.stop()
         self._events.append(("state", "running"))
         try:
-            summary = crawler.run()
+            return handle.run()
         finally:
-            self._crawler = None
-        repo.finish_run(run_id, summary.get("status", "finished"), summary)
-        return summary
+            self._handle = None
 
     # --- GUI thread -------------------------------------------------------------------
     def _drain(self) -> None:

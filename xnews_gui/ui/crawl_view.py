@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
@@ -32,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.profile import Profile
-from ..store import repo
+from ..store import Store
 from . import icons
 from .crawl_session import CrawlSession
 from .demo_launcher import DEMO_PROFILE, DemoSite
@@ -46,13 +45,14 @@ class CrawlView(QWidget):
     articlesStored = Signal(list)  # ids of new articles, in batches
     sessionFinished = Signal(str, dict)  # profile name, summary
 
-    def __init__(self, data_dir: Path, parent=None, *, classifier_loader: Callable | None = None,
+    def __init__(self, store: Store, parent=None, *, classifier_loader: Callable | None = None,
                  preferences: Callable[[], Preferences] = Preferences.load):
         super().__init__(parent)
-        self.data_dir = Path(data_dir)
+        self.store = store
+        self.data_dir = store.root
         self.classifier_loader = classifier_loader
         self.preferences = preferences
-        self.demo = DemoSite()
+        self.demo = DemoSite(store)
         self.sessions: dict[str, CrawlSession] = {}
         self.cards: dict[str, SessionCard] = {}
         self.next_runs: dict[str, datetime] = {}
@@ -175,7 +175,7 @@ class CrawlView(QWidget):
     def refresh_profiles(self) -> None:
         checked = set(self.checked_profiles())
         self.profile_list.clear()
-        for name in repo.profile_names():
+        for name in self.store.profile_names():
             item = QListWidgetItem(name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if name in checked else Qt.CheckState.Unchecked)
@@ -184,7 +184,7 @@ class CrawlView(QWidget):
                 item.setIcon(icons.named("schedule"))
                 item.setToolTip(f"Re-crawled every {minutes} min while XNews is open")
             self.profile_list.addItem(item)
-        self.hint.setVisible(not self.sessions and repo.count_articles() == 0)
+        self.hint.setVisible(not self.sessions and self.store.count_articles() == 0)
 
     def checked_profiles(self) -> list[str]:
         out = []
@@ -225,13 +225,13 @@ class CrawlView(QWidget):
             if name == DEMO_PROFILE and self.demo.running:
                 profile = self.demo.profile()
             else:
-                profile = repo.load_profile(name)
+                profile = self.store.load_profile(name)
         if profile is None:
             self._log(name, "no such profile")
             return None
         prefs = self.preferences()
         options = prefs.crawl_options(max_pages=self.max_pages.value())
-        session = CrawlSession(profile, self.data_dir, options, classifier=self.classifier_loader, parent=self,
+        session = CrawlSession(profile, self.store, options, classifier=self.classifier_loader, parent=self,
                                image_cache_limit=prefs.image_cache_mb * 1024 * 1024)
         old = self.sessions.pop(name, None)
         if old is not None:

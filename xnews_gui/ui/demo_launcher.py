@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from ..core.profile import Profile
 from ..demo import DemoServer
-from ..store import repo
 
 DEMO_PROFILE = "demo"
 DEMO_PORT = 8765  # the port in profiles/demo.json; another free port when it is taken
 
 
 class DemoSite:
-    def __init__(self):
+    def __init__(self, store):
+        self.store = store
         self.server: DemoServer | None = None
 
     @property
@@ -28,7 +28,7 @@ class DemoSite:
 
     def profile(self) -> Profile | None:
         """The stored demo profile pointed at the running server (not saved: the port may change)."""
-        profile = repo.load_profile(DEMO_PROFILE)
+        profile = self.store.load_profile(DEMO_PROFILE)
         if profile is None:
             from ..bundled import bundled_profiles
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
 from ..paths import topic_model_path
+from ..services.crawl import ClassifierLoader
+from ..store import Store
 from . import icons
 from .articles_view import ArticlesView
 from .classifier_view import ClassifierView
@@ -21,40 +20,19 @@ from .sites_view import SitesView
 TABS = ("sites", "crawl", "articles", "classifier")
 
 
-class ClassifierLoader:
-    """Loads the topic model once, on the first crawl that needs it (in that crawl's thread)."""
-
-    def __init__(self, data_dir: Path):
-        self.data_dir = data_dir
-        self._lock = threading.Lock()
-        self._model = None
-        self._key: tuple | None = None
-
-    def __call__(self):
-        path = topic_model_path(self.data_dir)
-        if not path.exists():
-            return None
-        key = (path, path.stat().st_mtime_ns)  # a Retrain rewrites the same file: reload it
-        with self._lock:
-            if self._model is None or self._key != key:
-                from ..classify import TopicClassifier
-
-                self._model, self._key = TopicClassifier.load(path), key
-            return self._model
-
-
 class MainWindow(QMainWindow):
-    def __init__(self, data_dir: Path, parent=None):
+    def __init__(self, store: Store, parent=None):
         super().__init__(parent)
-        self.data_dir = Path(data_dir)
+        self.store = store
+        self.data_dir = store.root
         self.setWindowTitle("XNews")
         self.setWindowIcon(icons.named("articles"))
         self.resize(1280, 820)
 
-        self.crawl = CrawlView(self.data_dir, classifier_loader=ClassifierLoader(self.data_dir))
-        self.articles = ArticlesView(self.data_dir)
-        self.sites = SitesView(self.data_dir, demo=self.crawl.demo)  # one demo server for both tabs
-        self.classifier = ClassifierView(topic_model_path(self.data_dir), self.data_dir)
+        self.crawl = CrawlView(store, classifier_loader=ClassifierLoader(self.data_dir))
+        self.articles = ArticlesView(store)
+        self.sites = SitesView(store, demo=self.crawl.demo)  # one demo server for both tabs
+        self.classifier = ClassifierView(topic_model_path(self.data_dir), self.data_dir, store=store)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         for widget, name, label in ((self.sites, "sites", "Sites"), (self.crawl, "crawl", "Crawl"),

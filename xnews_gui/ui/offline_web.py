@@ -26,7 +26,7 @@ from PySide6.QtWebEngineCore import (
 )
 
 from ..paths import RESOURCES
-from ..store import repo
+from ..paths import image_file
 from .reader_page import HOST, ORIGIN, SCHEME
 
 _MIME = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
@@ -46,22 +46,13 @@ def register_scheme() -> None:
 
 
 def image_url(sha256: str, content_type: str) -> str:
-    ext = repo.image_file(".", sha256, content_type).suffix.lstrip(".")
+    ext = image_file(".", sha256, content_type).suffix.lstrip(".")
     return f"{ORIGIN}/img/{sha256}.{ext}"
 
 
-def local_image_source(urls: list[str]) -> dict[str, str]:
-    """Original image URL -> xnews: URL for those present in the cache index (one query)."""
-    from ..store.models import ImageCache
-
-    out: dict[str, str] = {}
-    urls = list(dict.fromkeys(urls))
-    for start in range(0, len(urls), 500):
-        chunk = urls[start : start + 500]
-        for rec in ImageCache.select().where(ImageCache.url.in_(chunk)):
-            if rec.sha256 and not rec.error:
-                out[rec.url] = image_url(rec.sha256, rec.content_type)
-    return out
+def local_image_source(store, urls: list[str]) -> dict[str, str]:
+    """Original image URL -> xnews: URL for those present in the store's image cache (one query)."""
+    return {rec.url: image_url(rec.sha256, rec.content_type) for rec in store.image_records(urls)}
 
 
 class OfflineSchemeHandler(QWebEngineUrlSchemeHandler):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import shiboken6
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
@@ -13,7 +11,8 @@ from PySide6.QtWebEngineWidgets import QWebEngineView
 
 from ..core.sanitize import image_urls
 from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
-from ..store import queries, repo
+from ..store import Store
+from ..store.repo import article_dict
 from . import icons
 from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
 from .reader_page import build_page, empty_page, reader_css
@@ -25,10 +24,11 @@ class ReaderView(QWidget):
     previousRequested = Signal()
     pageReady = Signal(int)  # an article page (its id) or the empty page (0) finished loading
 
-    def __init__(self, images_root: Path | None, parent=None):
+    def __init__(self, store: Store, parent=None):
         super().__init__(parent)
+        self.store = store
         profile, self._handler, self.guard = offline_profile()
-        self._handler.images_root = images_root
+        self._handler.images_root = store.images_root
         self._css = reader_css()
         self._article: dict | None = None
 
@@ -101,19 +101,19 @@ class ReaderView(QWidget):
         self._load(empty_page(message, self._css), 0)
 
     def show_article(self, article_id: int, mark_read: bool = True) -> bool:
-        row = repo.get_article(article_id)
+        row = self.store.get_article(article_id)
         if row is None:
             self.clear("This article is no longer stored.")
             return False
-        article = repo.article_dict(row)
+        article = article_dict(row)
         article["user_label"] = row.user_label
         if mark_read and not row.read:
-            repo.set_flags(article_id, read=True)
+            self.store.set_flags(article_id, read=True)
             article["read"] = True
             self.articleChanged.emit(article_id)
         self._article = article
         sources = image_urls(article["body_html"]) + ([article["image"]] if article["image"] else [])
-        local = local_image_source(sources)
+        local = local_image_source(self.store, sources)
         html = build_page(article, local.get, self._css)
         self._load(html, article_id)
         self._sync_actions()
@@ -147,7 +147,7 @@ class ReaderView(QWidget):
         self.actions_["read"].setText("Mark unread" if a["read"] else "Mark read")
         self.actions_["star"].setText("Unstar" if a["starred"] else "Star")
         self.actions_["star"].setIcon(icons.named("star-filled" if a["starred"] else "star"))
-        labels = set(queries.distinct_values("category")) | set(DISPLAY_NAMES)
+        labels = set(self.store.distinct_values("category")) | set(DISPLAY_NAMES)
         labels |= {a["category"]} if a["category"] else set()
         self.category.blockSignals(True)
         self.category.clear()
@@ -166,7 +166,7 @@ class ReaderView(QWidget):
             self._set_flag("starred", not self._article["starred"])
 
     def _set_flag(self, name: str, value: bool) -> None:
-        repo.set_flags(self._article["id"], **{name: value})
+        self.store.set_flags(self._article["id"], **{name: value})
         self._article[name] = value
         self._sync_actions()
         self.articleChanged.emit(self._article["id"])
@@ -191,7 +191,7 @@ class ReaderView(QWidget):
         label = self.chosen_label()
         if not self._article or not label or label == (self._article.get("user_label") or self._article["category"]):
             return
-        repo.set_user_label(self._article["id"], label)
+        self.store.set_user_label(self._article["id"], label)
         self._article.update(user_label=label, category=label, confidence=1.0)
         self.articleChanged.emit(self._article["id"])
         self.show_article(self._article["id"], mark_read=False)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 
 from ..core.profile import Profile, ProfileError
 from ..paths import BUNDLED_PROFILES
-from ..store import repo
+from ..store import Store
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
@@ -31,10 +31,11 @@ class SitesView(QWidget):
 
     profileSaved = Signal(str)
 
-    def __init__(self, data_dir: Path, parent=None, *, demo: DemoSite | None = None):
+    def __init__(self, store: Store, parent=None, *, demo: DemoSite | None = None):
         super().__init__(parent)
-        self.data_dir = Path(data_dir)
-        self.demo = demo if demo is not None else DemoSite()
+        self.store = store
+        self.data_dir = store.root
+        self.demo = demo if demo is not None else DemoSite(store)
         self._owns_demo = demo is None
         self.inspector = Inspector(self)
         self.inspector.browser.startAction.connect(self._start_action)
@@ -102,7 +103,7 @@ class SitesView(QWidget):
         self._refreshing = True
         try:
             self.profiles.clear()
-            self.profiles.addItems(repo.profile_names())
+            self.profiles.addItems(self.store.profile_names())
             matches = self.profiles.findItems(current, Qt.MatchFlag.MatchExactly) if current else []
             if matches:
                 self.profiles.setCurrentItem(matches[0])
@@ -114,8 +115,8 @@ class SitesView(QWidget):
     def show_start_page(self) -> None:
         """The local start page: the three steps, the demo site, the stored profiles."""
         entries = []
-        for name in repo.profile_names():
-            profile = repo.load_profile(name)
+        for name in self.store.profile_names():
+            profile = self.store.load_profile(name)
             if profile is not None:
                 entries.append(start_page.ProfileEntry(name, profile.start_urls[0] if profile.start_urls else "",
                                                        len(profile.fields)))
@@ -134,7 +135,7 @@ class SitesView(QWidget):
 
     def open_profile(self, name: str) -> Profile | None:
         # the demo profile points at the demo site, started here (on another port when 8765 is taken)
-        profile = self.demo.profile() if name == DEMO_PROFILE else repo.load_profile(name)
+        profile = self.demo.profile() if name == DEMO_PROFILE else self.store.load_profile(name)
         if profile is None:
             self._message(f"No profile named {name!r}.", error=True)
             return None
@@ -166,7 +167,7 @@ class SitesView(QWidget):
         profile = self._valid_profile()
         if profile is None:
             return False
-        repo.save_profile(profile)
+        self.store.save_profile(profile)
         self.refresh()
         self._message(f"Saved profile {profile.name!r}.")
         self.profileSaved.emit(profile.name)

@@ -1,4 +1,4 @@
-"""`python main.py crawl`: crawl one profile into the store, with progress lines and a summary."""
+"""`crawl`: crawl one profile into the store, with progress lines and a summary."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import argparse
 import sys
 import threading
 import time
-from pathlib import Path
 
-from .paths import topic_model_path
+from .common import profile_argument
 
 
 def count(text: str) -> int:
@@ -57,42 +56,32 @@ def register(subparsers) -> None:
 
 
 def cmd_crawl(args) -> int:
-    from .crawl.engine import CrawlOptions, Crawler
-    from .crawl.periodic import PeriodicCrawler
-    from .crawl.state import CrawlBusy
-    from .store import repo
-    from .store.sink import StoreSink
+    from ..crawl.engine import CrawlOptions
+    from ..crawl.state import CrawlBusy
+    from ..services.crawl import forget_state, run_in_thread, start_crawl
 
-    from .cli import profile_argument
-
-    profile = profile_argument(args.profile)
-    state_dir = Path(args.data_dir) / "crawl"
+    store = args.store
+    profile = profile_argument(args.profile, store)
     if args.fresh:
-        for path in state_dir.glob(f"{profile.name}.sqlite3*"):
-            path.unlink()
+        forget_state(store, profile.name)
     options = CrawlOptions(max_pages=args.max_pages, max_articles=args.max_articles, max_seconds=args.max_seconds,
                            concurrency=args.concurrency, delay_s=args.delay, strategy=args.strategy,
                            contact=args.contact, fetch_images=not args.no_images, save_raw=not args.no_raw)
-    classifier = _classifier(Path(args.data_dir))
-    sink = StoreSink(profile.name, Path(args.data_dir),
-                     skip_categories=repo.hidden_categories() if args.skip_hidden_topics else ())
     printer = _Printer(quiet=args.quiet)
-    if args.periodic:
-        runner = PeriodicCrawler(profile, sink, state_dir=state_dir, options=options, classifier=classifier,
-                                 on_event=printer)
-        _, interrupted = _blocking(lambda: runner.run_forever(), runner.stop)
-        return 130 if interrupted else 0
-    sink.start_run()
-    crawler = Crawler(profile, sink, state_dir=state_dir, options=options, classifier=classifier, on_event=printer)
+    handle = start_crawl(profile, store, options, printer, skip_hidden_topics=args.skip_hidden_topics,
+                         periodic=args.periodic, log=print)
+
+    def stopping():
+        print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)
+
     try:
-        summary, interrupted = _blocking(crawler.run, crawler.stop)
+        summary, interrupted = run_in_thread(handle, on_interrupt=stopping)
     except CrawlBusy as exc:
-        sink.finish_run({"status": "refused"})
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if summary is None:  # the crawl thread failed or was cut short: record what is known
-        summary = dict(crawler.stats, status="stopped" if interrupted else "failed")
-    sink.finish_run(summary)
+    if args.periodic:
+        return 130 if interrupted else 0
+    summary = summary or handle.summary or dict(handle.stats, status="stopped")
     _print_summary(summary)
     if interrupted:
         return 130
@@ -101,49 +90,6 @@ def cmd_crawl(args) -> int:
               "check the address, the network and robots.txt", file=sys.stderr)
         return 1
     return 0
-
-
-def _blocking(target, stop):
-    """Run ``target`` in a thread so Ctrl-C can stop it cleanly; (its result or None, interrupted)."""
-    result: list = []
-    failure: list = []
-
-    def run():
-        try:
-            result.append(target())
-        except BaseException as exc:  # reported below, in the main thread
-            failure.append(exc)
-
-    thread = threading.Thread(target=run, name="xnews-crawl-main")
-    thread.start()
-    interrupted = False
-    while thread.is_alive():
-        try:
-            thread.join(0.2)
-        except KeyboardInterrupt:
-            if not interrupted:
-                print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)
-                interrupted = True
-                stop()
-    if failure and not interrupted:
-        raise failure[0]
-    return (result[0] if result else None), interrupted
-
-
-def _classifier(root: Path):
-    path = topic_model_path(root)
-    if not path.is_file():
-        print("no topic model found: crawling without a classifier (articles get their section's topic)")
-        return None
-    try:
-        from .classify.model import TopicClassifier
-
-        model = TopicClassifier.load(path)
-    except Exception as exc:  # missing module, old or corrupt model: crawl anyway
-        print(f"topic model {path.name} not usable ({exc.__class__.__name__}: {exc}); crawling without a classifier")
-        return None
-    print(f"classifying with {path}")
-    return model
 
 
 class _Printer:

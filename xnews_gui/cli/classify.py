@@ -13,9 +13,11 @@ import shlex
 import sys
 from pathlib import Path
 
-from .classify import ModelError, TopicClassifier, TrainConfig, corpus
-from .classify.training import evaluate, train
-from .paths import own_model_path
+from ..classify import ModelError, TopicClassifier, TrainConfig, corpus
+from ..classify.training import evaluate, train
+from ..paths import own_model_path
+from ..services.training import article_text, training_docs
+
 
 def default_model(data_dir: Path) -> Path:
     return own_model_path(Path(data_dir))
@@ -81,7 +83,7 @@ def cmd_train(args) -> int:
                 test_docs = corpus.load_folder(test_dir, args.limit_per_label)
             sources.append(f"corpus {Path(args.corpus).name}")
         if args.from_db:
-            stored = db_training_docs()
+            stored = training_docs(args.store)
             print(f"{len(stored)} labelled stored articles")
             train_docs.extend(stored)
             sources.append("stored articles (user label, else section label)")
@@ -131,25 +133,6 @@ def _command_line(args) -> str:
     return shlex.join(parts)
 
 
-def article_text(article) -> str:
-    """What the classifier reads of a stored article (the crawler sends the same)."""
-    return "\n".join(part for part in (article.title, article.summary, article.body_text) if part)
-
-
-def db_training_docs() -> list[corpus.Doc]:
-    """Stored articles labelled by the user's correction, else by their site section."""
-    from .store.models import Article
-
-    docs = []
-    query = Article.select().where(Article.user_label.is_null(False) | Article.section_label.is_null(False))
-    for a in query.order_by(Article.id):
-        label = (a.user_label or a.section_label or "").strip()
-        text = article_text(a)
-        if label and text.strip():
-            docs.append(corpus.Doc(text, label, f"article:{a.id}"))
-    return docs
-
-
 # --- evaluate ----------------------------------------------------------------------------------
 def _load(path: str) -> TopicClassifier | None:
     try:
@@ -168,7 +151,7 @@ def cmd_evaluate(args) -> int:
         if not stored:
             print("error: the model card has no scores; give --corpus DIR", file=sys.stderr)
             return 2
-        from .classify.metrics import Report
+        from ..classify.metrics import Report
 
         print(f"scores stored in the model card ({stored.get('on', 'held-out documents')}):")
         print(Report.from_dict(stored).format())
@@ -207,16 +190,14 @@ def cmd_classify(args) -> int:
         return 2
     status = 0
     if args.article is not None:
-        from .store import repo
-
-        article = repo.get_article(args.article)
+        article = args.store.get_article(args.article)
         if article is None:
             print(f"error: no article with id {args.article}", file=sys.stderr)
             return 2
         label, confidence = model.predict(article_text(article))
         print(f"article:{article.id}\t{label}\t{confidence:.4f}")
         if args.save:
-            repo.set_category(article.id, label, confidence)
+            args.store.set_category(article.id, label, confidence)
     files = _expand(args.paths)
     batch = 256
     for i in range(0, len(files), batch):

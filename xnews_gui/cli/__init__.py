@@ -1,0 +1,5 @@
+"""The command line: `python main.py <command>` (one module per command group); no command opens the app."""
+
+from .main import main
+
+__all__ = ["main"]

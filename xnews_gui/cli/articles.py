@@ -1,0 +1,98 @@
+"""`articles list|show`, `search`, `export`: reading the store from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..store.repo import article_dict
+from .common import CliError
+
+
+def _export_formats():
+    from ..export import FORMATS
+
+    return list(FORMATS)
+
+
+def register(sub) -> None:
+    x = sub.add_parser("articles", help="list or show stored articles")
+    asub = x.add_subparsers(dest="action", metavar="ACTION", required=True)
+    y = asub.add_parser("list", help="list articles, newest first")
+    y.add_argument("--profile")
+    y.add_argument("--category")
+    y.add_argument("--limit", type=int, default=20)
+    y.set_defaults(func=cmd_articles_list, needs_db=True)
+    y = asub.add_parser("show", help="show one article as JSON")
+    y.add_argument("id", type=int)
+    y.add_argument("--html", action="store_true", help="include the sanitized body HTML")
+    y.set_defaults(func=cmd_articles_show, needs_db=True)
+
+    x = sub.add_parser("search", help="full-text search over titles, summaries and bodies")
+    x.add_argument("query", nargs="+")
+    x.add_argument("--limit", type=int, default=20)
+    x.set_defaults(func=cmd_search, needs_db=True)
+
+    x = sub.add_parser("export", help="export stored articles")
+    x.add_argument("--format", choices=_export_formats(), default="jsonl")
+    x.add_argument("-o", "--output", help="file to write (default: standard output for jsonl/csv)")
+    x.add_argument("--profile")
+    x.add_argument("--query", help="only articles matching this full-text query")
+    x.add_argument("--limit", type=int, default=0, help="at most this many (0 = all)")
+    x.set_defaults(func=cmd_export, needs_db=True)
+
+
+def cmd_articles_list(args) -> int:
+    for a in args.store.list_articles(profile=args.profile, category=args.category, limit=args.limit):
+        cat = f"{a.category} ({a.confidence:.2f})" if a.category and a.confidence is not None else (a.category or "-")
+        print(f"{a.id}\t{a.profile}\t{a.published[:16] or '-'}\t{cat}\t{a.title}")
+    return 0
+
+
+def cmd_articles_show(args) -> int:
+    a = args.store.get_article(args.id)
+    if a is None:
+        raise CliError(f"no article with id {args.id}")
+    data = article_dict(a)
+    if not args.html:
+        data.pop("body_html")
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_search(args) -> int:
+    hits = args.store.search(" ".join(args.query), limit=args.limit)
+    for a in hits:
+        print(f"{a.id}\t{a.profile}\t{a.title}")
+    print(f"{len(hits)} result(s)", file=sys.stderr)
+    return 0
+
+
+def _selected_articles(args) -> list[dict]:
+    store = args.store
+    if args.query:
+        rows = store.search(args.query, limit=args.limit or 1_000_000)
+        if args.profile:
+            rows = [a for a in rows if a.profile == args.profile]
+        return [article_dict(a) for a in rows]
+    return store.articles_in_order(profile=args.profile, limit=args.limit)
+
+
+def cmd_export(args) -> int:
+    from ..export import ExportError, export_articles, write_csv, write_jsonl
+
+    articles = _selected_articles(args)
+    if args.output:
+        try:
+            export_articles(articles, args.format, Path(args.output), args.store)
+        except ExportError as exc:
+            raise CliError(str(exc)) from None
+    elif args.format == "jsonl":
+        write_jsonl(articles, sys.stdout)
+    elif args.format == "csv":
+        write_csv(articles, sys.stdout)
+    else:
+        raise CliError(f"--format {args.format} writes a file: add -o FILE")
+    print(f"exported {len(articles)} article(s)", file=sys.stderr)
+    return 0

@@ -1,0 +1,89 @@
+"""The command line's entry point: the parser, the data folder and the store, errors as one line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .. import __version__
+from ..core.profile import ProfileError
+from ..core.rules import RuleError
+from ..paths import DataDirError, data_dir, ensure_writable
+from . import articles, classify, crawl, demo, extract, profiles
+from .common import CliError
+
+COMMAND_GROUPS = [profiles, extract, articles, demo, crawl, classify]  # in the order --help lists them
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="xnews",
+        description="XNews: build site profiles by clicking, crawl, classify and read news offline. "
+        "With no command, the desktop app opens.",
+    )
+    parser.add_argument("--data-dir", help="data folder (default: $XNEWS_HOME or the per-user data folder)")
+    parser.add_argument("--version", action="version", version=f"xnews {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for group in COMMAND_GROUPS:
+        group.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.store = None
+    try:
+        args.data_dir = data_dir(args.data_dir)
+        if args.command is None:
+            ensure_writable(args.data_dir)
+            from ..ui.app import run  # the one place the command line reaches the GUI
+
+            return run(args.data_dir)
+        if getattr(args, "needs_db", False):
+            args.store = open_store(args.data_dir)
+        return int(args.func(args) or 0)
+    except BrokenPipeError:  # `xnews search ... | head`: the reader left, nothing to report
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (CliError, DataDirError, ProfileError, RuleError, OSError, ValueError) as exc:
+        print(f"error: {_describe(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the store's errors and anything unforeseen: one clear line, no traceback
+        from ..store import StoreError
+
+        if isinstance(exc, StoreError):
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        raise
+    finally:
+        if args.store is not None:
+            args.store.close()
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return f"file not found: {exc.filename}"
+    if isinstance(exc, PermissionError):
+        return f"permission denied: {exc.filename}"
+    if isinstance(exc, IsADirectoryError):
+        return f"is a folder, not a file: {exc.filename}"
+    return str(exc)
+
+
+def open_store(root: Path):
+    """The data folder's store, with the bundled profiles seeded and killed runs marked interrupted."""
+    from ..bundled import seed_bundled_profiles
+    from ..store import Store
+
+    ensure_writable(root)
+    store = Store.open(root)
+    seed_bundled_profiles(store)
+    store.mark_interrupted_runs()
+    return store

@@ -1,0 +1,143 @@
+"""`profiles list|show|import|export|check|delete`, `import-conf`, `export-conf`."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from ..core.encoding import decode_html
+from ..core.profile import Profile
+from .common import CliError, profile_argument, read_text
+
+
+def register(sub) -> None:
+    p = sub.add_parser("profiles", help="list, show, import, export, check or delete site profiles")
+    psub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    psub.add_parser("list", help="list stored profiles").set_defaults(func=cmd_profiles_list, needs_db=True)
+    x = psub.add_parser("show", help="print a profile as JSON")
+    x.add_argument("name")
+    x.set_defaults(func=cmd_profiles_show, needs_db=True)
+    x = psub.add_parser("import", help="import a profile JSON file (replaces one of the same name)")
+    x.add_argument("file")
+    x.set_defaults(func=cmd_profiles_import, needs_db=True)
+    x = psub.add_parser("export", help="write a profile as JSON")
+    x.add_argument("name")
+    x.add_argument("-o", "--output", help="file to write (default: standard output)")
+    x.set_defaults(func=cmd_profiles_export, needs_db=True)
+    x = psub.add_parser("check", help="run a profile's self-test and report each field")
+    x.add_argument("name")
+    x.set_defaults(func=cmd_profiles_check, needs_db=True)
+    x = psub.add_parser("delete", help="delete a stored profile")
+    x.add_argument("name")
+    x.set_defaults(func=cmd_profiles_delete, needs_db=True)
+
+    x = sub.add_parser("import-conf", help="import sources from a legacy xnews.conf as profiles")
+    x.add_argument("file")
+    x.set_defaults(func=cmd_import_conf, needs_db=True)
+    x = sub.add_parser("export-conf", help="write profiles that use markers rules as an xnews.conf")
+    x.add_argument("names", nargs="+")
+    x.add_argument("-o", "--output", help="file to write (default: standard output)")
+    x.set_defaults(func=cmd_export_conf, needs_db=True)
+
+
+def cmd_profiles_list(args) -> int:
+    store = args.store
+    for name in store.profile_names():
+        p = store.load_profile(name)
+        print(f"{name}\t{', '.join(p.start_urls)}\t{len(p.fields)} fields\t{store.count_articles(name)} articles")
+    return 0
+
+
+def cmd_profiles_show(args) -> int:
+    sys.stdout.write(profile_argument(args.name, args.store).to_json())
+    return 0
+
+
+def cmd_profiles_import(args) -> int:
+    path = Path(args.file)
+    profile = Profile.from_json(read_text(path))
+    test = profile.self_test
+    if test and test.file and not Path(test.file).is_absolute():
+        # the sample lies beside the profile's file: keep where it really is
+        sample = (path.parent / test.file).resolve()
+        if not sample.is_file():
+            raise CliError(f"profile {profile.name!r}: self_test file {test.file!r} not found beside {path}")
+        profile = profile.with_(self_test=replace(test, file=str(sample)))
+    args.store.save_profile(profile)
+    print(f"imported profile {profile.name!r}")
+    return 0
+
+
+def cmd_profiles_export(args) -> int:
+    text = profile_argument(args.name, args.store).to_json()
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_profiles_delete(args) -> int:
+    if not args.store.delete_profile(args.name):
+        raise CliError(f"no profile named {args.name!r}")
+    print(f"deleted profile {args.name!r}")
+    return 0
+
+
+def cmd_profiles_check(args) -> int:
+    from ..bundled import self_test_file
+    from ..core.selftest import check_page
+    from .extract import fetch
+
+    profile = profile_argument(args.name, args.store)
+    if not profile.self_test:
+        raise CliError(f"profile {profile.name!r} has no self_test (a sample file or URL with expected fields)")
+    if profile.self_test.file:
+        path = self_test_file(profile)
+        html, url = path.read_bytes(), profile.self_test.page_url or path.resolve().as_uri()
+    else:
+        url = profile.self_test.url
+        html = fetch(url)[0]
+    checks = check_page(profile, html, url)
+    width = max(len(c.field) for c in checks) if checks else 5
+    for c in checks:
+        print(f"{c.field:<{width}}  {c.status:<8}  {c.detail}")
+    failed = [c for c in checks if c.status not in ("ok",)]
+    print(f"{len(checks) - len(failed)}/{len(checks)} fields ok")
+    return 1 if failed else 0
+
+
+def cmd_import_conf(args) -> int:
+    from ..core.xnews_conf import ConfError, parse_conf
+
+    path = Path(args.file)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = decode_html(raw)[0]
+    try:
+        profiles = parse_conf(text)
+    except ConfError as exc:
+        raise CliError(f"{path}: {exc}") from None
+    for p in profiles:
+        args.store.save_profile(p)
+        print(f"imported {p.name!r} from {p.start_urls[0]}")
+    return 0
+
+
+def cmd_export_conf(args) -> int:
+    from ..core.xnews_conf import to_conf
+
+    text, skipped = to_conf([profile_argument(n, args.store) for n in args.names])
+    for reason in skipped:
+        print(f"skipped {reason}", file=sys.stderr)
+    if not text:
+        raise CliError("none of these profiles can be written as xnews.conf")
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

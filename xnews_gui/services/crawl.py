@@ -1,0 +1,190 @@
+"""One crawl set-up for the command line and the app: classifier, sink, run record.
+
+    handle = start_crawl(profile, store, options, on_event)   # any thread but the GUI's
+    summary = handle.run()                                    # blocks; stop() from anywhere
+
+``start_crawl`` loads the topic model (unless given one), asks the store for the
+topics to skip, records the run as ``running`` and builds the engine. ``run`` crawls
+and records how the run ended (finished, stopped, failed, refused), whatever happens.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from ..core.profile import Profile
+from ..crawl.engine import CrawlEvent, CrawlOptions, Crawler
+from ..crawl.periodic import PeriodicCrawler
+from ..crawl.state import CrawlBusy
+from ..paths import topic_model_path
+from ..store import Store
+from ..store.sink import StoreSink
+
+AUTO = "auto"  # classifier=AUTO: the data folder's topic model, when one loads
+
+
+def load_classifier(root: Path, log: Callable[[str], None] = lambda message: None):
+    """The data folder's topic model (the user's, else the bundled one), or None when none is usable."""
+    path = topic_model_path(Path(root))
+    if not path.is_file():
+        log("no topic model found: crawling without a classifier (articles get their section's topic)")
+        return None
+    try:
+        from ..classify.model import TopicClassifier
+
+        model = TopicClassifier.load(path)
+    except Exception as exc:  # missing module, old or corrupt model: crawl anyway
+        log(f"topic model {path.name} not usable ({exc.__class__.__name__}: {exc}); crawling without a classifier")
+        return None
+    log(f"classifying with {path}")
+    return model
+
+
+class ClassifierLoader:
+    """The data folder's topic model, loaded once (again after a Retrain rewrites it); thread-safe.
+    Raises when the model is unusable (the app reports it; ``start_crawl`` then crawls without)."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._lock = threading.Lock()
+        self._model = None
+        self._key: tuple | None = None
+
+    def __call__(self):
+        path = topic_model_path(self.root)
+        if not path.exists():
+            return None
+        key = (path, path.stat().st_mtime_ns)  # a Retrain rewrites the same file: reload it
+        with self._lock:
+            if self._model is None or self._key != key:
+                from ..classify import TopicClassifier
+
+                self._model, self._key = TopicClassifier.load(path), key
+            return self._model
+
+
+def state_dir(store: Store) -> Path:
+    """Where crawls keep their frontier and seen URLs (one file per profile)."""
+    return store.root / "crawl"
+
+
+def forget_state(store: Store, profile_name: str) -> None:
+    """Drop a profile's saved frontier and seen URLs (a fresh crawl)."""
+    for path in state_dir(store).glob(f"{profile_name}.sqlite3*"):
+        path.unlink()
+
+
+class CrawlHandle:
+    """One started crawl (or periodic re-crawl): run it, stop, pause, resume."""
+
+    def __init__(self, store: Store, sink: StoreSink, runner, periodic: bool):
+        self.store = store
+        self.sink = sink
+        self.runner = runner  # a Crawler, or a PeriodicCrawler
+        self.periodic = periodic
+        self.summary: dict | None = None
+
+    @property
+    def run_id(self) -> int | None:
+        return self.sink.run_id
+
+    @property
+    def stats(self) -> dict:
+        return dict(getattr(self.runner, "stats", {}) or {})
+
+    def run(self) -> dict:
+        """Crawl until done or stopped; the run record says how it ended. Raises CrawlBusy when the
+        profile is already being crawled (the record says 'refused')."""
+        if self.periodic:
+            passes = self.runner.run_forever()
+            self.summary = dict(passes[-1]) if passes else {"status": "stopped"}
+            return self.summary
+        summary = None
+        try:
+            summary = self.runner.run()
+        except CrawlBusy:
+            summary = {"status": "refused"}
+            raise
+        except BaseException:
+            summary = dict(self.stats, status="failed")
+            raise
+        finally:
+            self.summary = summary
+            self.sink.finish_run(summary)
+        return summary
+
+    def stop(self) -> None:
+        self.runner.stop()
+
+    def pause(self) -> None:
+        self.runner.pause()
+
+    def resume(self) -> None:
+        self.runner.resume()
+
+
+def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = None,
+                on_event: Callable[[CrawlEvent], None] | None = None, *, classifier=AUTO,
+                skip_hidden_topics: bool = False, image_cache_limit: int = 0,
+                periodic: bool = False, log: Callable[[str], None] | None = None) -> CrawlHandle:
+    """Set a crawl up (see the module's note). ``classifier``: AUTO, a model, a loader
+    (called here, so off the GUI thread) or None. ``log`` gets the set-up's messages
+    (default: ``on_event`` log events). A periodic crawl records no run of its own."""
+    options = options or CrawlOptions()
+    if log is None:
+        def log(message: str) -> None:
+            if on_event is not None:
+                on_event(CrawlEvent("log", {"message": message}))
+
+    if options.fetch_images and image_cache_limit and store.image_cache_bytes() >= image_cache_limit:
+        options = replace(options, fetch_images=False)
+        log("the image cache is full (see Settings): images are not fetched")
+    if classifier == AUTO:
+        classifier = load_classifier(store.root, log)
+    elif classifier is not None and not hasattr(classifier, "predict"):
+        try:
+            classifier = classifier()  # a loader
+        except Exception as exc:  # a broken model must not stop the crawl
+            log(f"classifier not used: {exc}")
+            classifier = None
+    skip = store.hidden_categories() if skip_hidden_topics else ()
+    sink = StoreSink(store, profile.name, skip_categories=skip)
+    if periodic:
+        runner = PeriodicCrawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
+                                 on_event=on_event)
+        return CrawlHandle(store, sink, runner, periodic=True)
+    sink.start_run()
+    runner = Crawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
+                     on_event=on_event)
+    return CrawlHandle(store, sink, runner, periodic=False)
+
+
+def run_in_thread(handle: CrawlHandle, poll_s: float = 0.2, on_interrupt: Callable[[], None] = lambda: None):
+    """Run a crawl in a thread so Ctrl-C (KeyboardInterrupt in this thread) stops it cleanly.
+    Returns (summary or None, interrupted); the crawl's own exception is raised unless interrupted."""
+    result: list = []
+    failure: list = []
+
+    def target():
+        try:
+            result.append(handle.run())
+        except BaseException as exc:  # reported below, in the calling thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=target, name="xnews-crawl-main")
+    thread.start()
+    interrupted = False
+    while thread.is_alive():
+        try:
+            thread.join(poll_s)
+        except KeyboardInterrupt:
+            if not interrupted:
+                interrupted = True
+                on_interrupt()
+                handle.stop()
+    if failure and not interrupted:
+        raise failure[0]
+    return (result[0] if result else None), interrupted

@@ -1,0 +1,70 @@
+"""``Store``: the one object that owns XNews's SQLite database.
+
+    store = Store.open(data_dir)        # <data_dir>/xnews.sqlite3, created and migrated
+    store.save_profile(p); store.search("bóng đá"); store.ordered_keys(ArticleFilter(...))
+    store.close()
+
+WAL journal: readers run on any thread at the same time as the one writer; every
+write takes ``store.write_lock`` (one writer per process), so a write waits for the
+crawl's batch instead of failing with "database is locked". peewee models are bound
+to the store's database when it opens (one open store per process at a time).
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from peewee import SqliteDatabase
+
+from ..paths import database_path, image_cache_dir, raw_pages_dir
+from .db import StoreError, connect
+from .queries import Queries
+from .repo import Records
+
+__all__ = ["Store", "StoreError"]
+
+
+class Store(Records, Queries):
+    def __init__(self, db: SqliteDatabase, root: Path, write_lock: threading.RLock):
+        self.db = db
+        self.root = Path(root)  # the data folder (images, raw pages and crawl state lie beside the database)
+        self.write_lock = write_lock
+
+    @classmethod
+    def open(cls, root: str | Path, *, path: str | Path | None = None) -> "Store":
+        """Open the database of the data folder ``root`` (or the file ``path``); StoreError when it can't."""
+        root = Path(root)
+        lock = threading.RLock()
+        db = connect(path if path is not None else database_path(root), lock)
+        return cls(db, root, lock)
+
+    @property
+    def path(self) -> Path:
+        return Path(self.db.database)
+
+    @property
+    def images_root(self) -> Path:
+        return image_cache_dir(self.root)
+
+    @property
+    def raw_root(self) -> Path:
+        return raw_pages_dir(self.root)
+
+    @contextmanager
+    def writing(self):
+        """One transaction under the write lock: ``with store.writing(): ...``."""
+        with self.write_lock, self.db.atomic():
+            yield self.db
+
+    def close(self) -> None:
+        """Close this thread's connection (peewee keeps one per thread)."""
+        if not self.db.is_closed():
+            self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
