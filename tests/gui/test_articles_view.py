@@ -9,15 +9,14 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWebEngineCore import QWebEngineScript
 
-from xnews_gui.store import repo
 from xnews_gui.ui.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
-def window(qtbot, db, data_dir):
-    win = MainWindow(data_dir)
+def window(qtbot, store, data_dir):
+    win = MainWindow(store)
     qtbot.addWidget(win)
     win.resize(1280, 800)
     win.show()
@@ -72,7 +71,7 @@ def test_click_double_click_enter_and_keys_open_the_highlighted_row(qtbot, view,
     expect_row(qtbot, view, 0, lambda: QTest.keyClick(table, Qt.Key.Key_Return))  # Enter opens it
 
     expect_row(qtbot, view, 3, lambda: click(view, 3))  # a single mouse click
-    assert repo.get_article(view.model.article_id(3)).read
+    assert view.store.get_article(view.model.article_id(3)).read
     expect_row(qtbot, view, 1, lambda: click(view, 1))
     expect_row(qtbot, view, 2, lambda: QTest.keyClick(table, Qt.Key.Key_J))
     expect_row(qtbot, view, 1, lambda: QTest.keyClick(table, Qt.Key.Key_K))
