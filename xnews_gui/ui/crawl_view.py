@@ -37,6 +37,7 @@ from .crawl_session import CrawlSession
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .error_model import ErrorTableModel
 from .rate_chart import RateChart
+from .run_history import RunHistory
 from .session_card import SessionCard
 from .settings import Preferences
 
@@ -64,6 +65,7 @@ class CrawlView(QWidget):
         self.tick.timeout.connect(self._on_tick)
         self.tick.start()
         self.refresh_profiles()
+        self.history.refresh()
 
     # --- layout ---------------------------------------------------------------------
     def _build(self) -> None:
@@ -160,6 +162,8 @@ class CrawlView(QWidget):
         self.bottom = QTabWidget()
         self.bottom.addTab(self.error_view, "Errors")
         self.bottom.addTab(self.log, "Log")
+        self.history = RunHistory(self.store)  # past runs, 'interrupted' when their process was killed
+        self.bottom.addTab(self.history, "History")
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
@@ -327,6 +331,7 @@ class CrawlView(QWidget):
             self.next_runs[name] = datetime.now() + timedelta(minutes=minutes)
             card.set_next_run(self.next_runs[name])
         self._sync_buttons()
+        self.history.refresh()
         self.sessionFinished.emit(name, summary)
 
     def _sample(self, force: bool = False) -> None:

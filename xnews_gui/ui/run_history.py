@@ -1,0 +1,86 @@
+"""The crawl dashboard's run history: the latest runs from the store, read in a worker.
+
+A run whose process was killed stays ``running`` in the store until the next start marks
+it ``interrupted`` (``Store.mark_interrupted_runs``); the table says so in words.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from ..store import Store
+from . import workers
+
+STATUS_ROLE = Qt.ItemDataRole.UserRole  # the status as stored
+COLUMNS = ("Started", "Site", "Status", "Pages", "Articles", "Errors")
+STATUS_TEXT = {
+    "running": "Running", "finished": "Finished", "stopped": "Stopped", "limit": "Limit reached",
+    "failed": "Failed", "refused": "Refused (already running)",
+    "interrupted": "Interrupted (the app or command was killed)",
+}
+
+
+def _local(when) -> str:
+    if not isinstance(when, datetime):
+        try:
+            when = datetime.fromisoformat(str(when))
+        except ValueError:
+            return str(when or "")
+    return when.replace(tzinfo=timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def read_runs(store: Store, limit: int = 50) -> list[tuple]:
+    """(started, profile, status, pages, articles, errors) of the latest runs, newest first."""
+    return [(_local(r.started), r.profile, r.status, r.pages, r.articles, r.errors)
+            for r in store.recent_runs(limit)]
+
+
+class RunHistory(QTableWidget):
+    def __init__(self, store: Store, parent=None, limit: int = 50):
+        super().__init__(0, len(COLUMNS), parent)
+        self.store = store
+        self.limit = limit
+        self.setHorizontalHeaderLabels(COLUMNS)
+        self.verticalHeader().hide()
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        self._loading = False
+        self._again = False
+
+    def refresh(self) -> None:
+        """Re-read the runs in a worker (one read at a time; a refresh asked meanwhile follows)."""
+        if self._loading:
+            self._again = True
+            return
+        self._loading = True
+        workers.run_in_background(read_runs, self.store, self.limit, on_result=self._show,
+                                  on_error=lambda _msg: self._done())
+
+    def statuses(self) -> list[str]:
+        """The status column as stored (top to bottom)."""
+        return [self.item(row, 2).data(STATUS_ROLE) for row in range(self.rowCount())]
+
+    def _show(self, rows: list[tuple]) -> None:
+        self.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            for col, value in enumerate(row):
+                text = STATUS_TEXT.get(value, value) if col == 2 else str(value)
+                item = QTableWidgetItem(text)
+                if col == 2:
+                    item.setData(STATUS_ROLE, value)
+                    if value in ("interrupted", "failed"):
+                        item.setForeground(QColor("#b3261e"))
+                self.setItem(i, col, item)
+        self._done()
+
+    def _done(self) -> None:
+        self._loading = False
+        if self._again:
+            self._again = False
+            self.refresh()
