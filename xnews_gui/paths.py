@@ -55,6 +55,11 @@ def image_cache_dir(root: Path) -> Path:
     return root / "images"
 
 
+def logs_dir(root: Path) -> Path:
+    """The app's log (xnews.log) and the stacks of a fatal crash (crash.log)."""
+    return root / "logs"
+
+
 def models_dir(root: Path) -> Path:
     return root / "models"
 

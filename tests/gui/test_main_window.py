@@ -113,14 +113,26 @@ def test_geometry_is_restored(qtbot, store, data_dir, window):
 QUIT_SCRIPT = """
 import sys
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 import xnews_gui.ui.main_window as mw
 
 shown = mw.MainWindow.show
 
+def broken_slot():
+    raise ZeroDivisionError("a slot broke")
+
+def close_dialogs():
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, QMessageBox) and w.isVisible():
+            print("dialog:", w.text(), flush=True)
+            w.button(QMessageBox.StandardButton.Ok).click()
+
 def show_then_quit(self):
     shown(self)
     self.show_tab("sites")
+    QTimer.singleShot(800, broken_slot)
     QTimer.singleShot(1500, lambda: self.show_tab("articles"))
+    QTimer.singleShot(2500, close_dialogs)
     QTimer.singleShot(3000, self.close)
 
 mw.MainWindow.show = show_then_quit
@@ -129,8 +141,9 @@ sys.exit(run(sys.argv[1]))
 """
 
 
-def test_the_app_quits_without_web_engine_warnings(tmp_path):
-    """Every web page goes before its profile, and all before Qt shuts down: no "Release of profile" warning."""
+def test_the_app_survives_a_broken_slot_and_quits_without_web_engine_warnings(tmp_path):
+    """An exception in a slot is logged and shown, the app goes on; every web page goes before its
+    profile, and all before Qt shuts down: no "Release of profile" warning (in the terminal or the log)."""
     import os
     import subprocess
     import sys
@@ -140,8 +153,13 @@ def test_the_app_quits_without_web_engine_warnings(tmp_path):
     done = subprocess.run([sys.executable, "-c", QUIT_SCRIPT, str(tmp_path / "data")], env=env,
                           capture_output=True, text=True, timeout=120, cwd=str(REPO), check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "Release of profile requested" not in done.stderr, done.stderr[-2000:]
-    assert "WebEnginePage still not deleted" not in done.stderr + done.stdout
+    assert "dialog: Something went wrong: ZeroDivisionError: a slot broke" in done.stdout, done.stdout
+    log = (tmp_path / "data" / "logs" / "xnews.log").read_text(encoding="utf-8")
+    assert "unhandled exception in the main thread" in log and "in broken_slot" in log
+    assert "xnews.qt" in log  # Qt's own messages land there too
+    for where in (done.stderr, done.stdout, log):
+        assert "Release of profile requested" not in where, where[-2000:]
+        assert "WebEnginePage still not deleted" not in where
 
 
 def test_focusing_the_table_opens_nothing_and_j_starts_at_the_top(qtbot, window, make_articles):

@@ -15,9 +15,11 @@ def _prepare_qt() -> None:
 
     import PySide6.QtWebEngineWidgets  # noqa: F401  (must be imported before the QApplication)
 
+    from .crash_log import quiet_chromium
     from .offline_web import register_scheme
     from .settings import APPLICATION, ORGANIZATION
 
+    quiet_chromium(os.environ)
     register_scheme()
     QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
     QCoreApplication.setOrganizationName(ORGANIZATION)
@@ -44,11 +46,17 @@ def run(data_dir: Path) -> int:
 
     from ..bundled import seed_bundled_profiles
     from ..store import Store, StoreError
-    from . import icons
+    from .. import paths
+    from . import crash_log, icons
 
     app = QApplication.instance() or QApplication(sys.argv)
     app.setWindowIcon(icons.named("articles"))
     data_dir = _choose_data_dir(data_dir)
+    try:
+        crash = crash_log.install(paths.ensure_writable(data_dir))
+    except (OSError, paths.DataDirError) as exc:
+        crash = None
+        print(f"xnews: no log file: {exc}", file=sys.stderr)
     try:
         store = Store.open(data_dir)
     except StoreError as exc:
@@ -61,6 +69,9 @@ def run(data_dir: Path) -> int:
 
     window = MainWindow(store)
     window.show()
+    if crash is not None and crash.previous_crash is not None:
+        window.statusBar().showMessage(f"XNews ended unexpectedly last time; its last moments are in "
+                                       f"{crash.previous_crash}", 30000)
     try:
         return app.exec()
     finally:

@@ -8,11 +8,12 @@ queued signals; the GUI never waits on a worker.
 from __future__ import annotations
 
 import inspect
+import logging
 import threading
-import traceback
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+log = logging.getLogger(__name__)
 _active: set["Worker"] = set()
 _active_lock = threading.Lock()
 
@@ -48,7 +49,7 @@ class Worker(QRunnable):
             kwargs = dict(self.kwargs, worker=self) if self._wants_worker else self.kwargs
             result = self.fn(*self.args, **kwargs)
         except Exception as exc:  # report, never crash the pool thread
-            traceback.print_exc()
+            log.exception("background job %s failed", getattr(self.fn, "__qualname__", self.fn))
             self._emit(self.signals.error, f"{type(exc).__name__}: {exc}")
         else:
             if not self.aborted:
