@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .core.files import MAX_PROFILE_BYTES, file_inside, read_file
 from .core.profile import Profile, ProfileError
 from .paths import BUNDLED_PROFILES
 
@@ -12,8 +13,8 @@ def bundled_profiles(folder: Path = BUNDLED_PROFILES) -> list[tuple[Path, Profil
     out = []
     for path in sorted(folder.glob("*.json")):
         try:
-            out.append((path, Profile.from_json(path.read_text(encoding="utf-8"))))
-        except (OSError, ProfileError):
+            out.append((path, Profile.from_json(read_file(path, MAX_PROFILE_BYTES, "profile"))))
+        except (OSError, ValueError):  # ProfileError and FileRefused are ValueErrors
             continue  # a broken bundled file must not stop the app; `profiles check` reports it
     return out
 
@@ -29,8 +30,11 @@ def seed_bundled_profiles(store, folder: Path = BUNDLED_PROFILES) -> list[str]:
     return added
 
 
-def self_test_file(profile: Profile, folder: Path = BUNDLED_PROFILES) -> Path | None:
+def self_test_file(profile: Profile, folder: Path = BUNDLED_PROFILES, absolute: bool = False) -> Path | None:
+    """The sample page: inside ``folder``; an absolute path only when ``absolute`` (set by an import)."""
     if not profile.self_test or not profile.self_test.file:
         return None
     path = Path(profile.self_test.file)
-    return path if path.is_absolute() else folder / path
+    if absolute and path.is_absolute():
+        return path
+    return file_inside(folder, profile.self_test.file, "self_test file")

@@ -47,7 +47,8 @@ def test_import_and_check_reports_broken_fields(cli, tmp_path):
     data = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
     data["name"] = "broken"
     data["fields"]["author"]["selector"] = ".byline-that-does-not-exist"
-    data["self_test"]["file"] = str(PROFILES / "samples" / "demo-article.html")
+    (tmp_path / "samples").mkdir()
+    (tmp_path / "samples" / "demo-article.html").write_bytes((PROFILES / "samples" / "demo-article.html").read_bytes())
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert cli("profiles", "import", str(path))[0] == 0

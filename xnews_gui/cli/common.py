@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..core.files import MAX_PROFILE_BYTES, read_file
 from ..core.profile import Profile
 from ..store import Store
 
@@ -21,7 +22,7 @@ def port_number(text: str) -> int:
 
 
 def read_text(path: Path) -> str:
-    data = path.read_bytes()
+    data = read_file(path, MAX_PROFILE_BYTES, "profile")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -9,6 +9,7 @@ from pathlib import Path
 import requests
 
 from .. import __version__
+from ..core.files import MAX_PAGE_BYTES, read_file
 from .common import CliError, profile_argument
 
 MAX_FETCH_BYTES = 10 * 1024 * 1024
@@ -57,7 +58,7 @@ def cmd_extract(args) -> int:
         url = source
     else:
         path = Path(source)
-        html, ctype = path.read_bytes(), None
+        html, ctype = read_file(path, MAX_PAGE_BYTES, "page"), None
         url = args.url or path.resolve().as_uri()
     article = extract(html, url, profile, content_type=ctype)
     print(json.dumps(article.to_dict(), ensure_ascii=False, indent=2))

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..core.encoding import decode_html
+from ..core.files import MAX_PAGE_BYTES, MAX_PROFILE_BYTES, file_inside, read_file
 from ..core.profile import Profile
 from .common import CliError, profile_argument, read_text
 
@@ -58,9 +59,9 @@ def cmd_profiles_import(args) -> int:
     path = Path(args.file)
     profile = Profile.from_json(read_text(path))
     test = profile.self_test
-    if test and test.file and not Path(test.file).is_absolute():
-        # the sample lies beside the profile's file: keep where it really is
-        sample = (path.parent / test.file).resolve()
+    if test and test.file:
+        # the sample lies in the profile's folder (never elsewhere): keep where it really is
+        sample = file_inside(path.parent, test.file, "self_test file")
         if not sample.is_file():
             raise CliError(f"profile {profile.name!r}: self_test file {test.file!r} not found beside {path}")
         profile = profile.with_(self_test=replace(test, file=str(sample)))
@@ -95,8 +96,12 @@ def cmd_profiles_check(args) -> int:
     if not profile.self_test:
         raise CliError(f"profile {profile.name!r} has no self_test (a sample file or URL with expected fields)")
     if profile.self_test.file:
-        path = self_test_file(profile)
-        html, url = path.read_bytes(), profile.self_test.page_url or path.resolve().as_uri()
+        # a profile file's sample lies in its folder; a stored profile's beside the bundled ones or where
+        # `profiles import` found it (an absolute path, checked then)
+        from_file = args.name.endswith(".json") or Path(args.name).is_file()
+        path = self_test_file(profile, Path(args.name).parent) if from_file else self_test_file(profile, absolute=True)
+        html = read_file(path, MAX_PAGE_BYTES, "self-test page")
+        url = profile.self_test.page_url or path.resolve().as_uri()
     else:
         url = profile.self_test.url
         html = fetch(url)[0]
@@ -113,7 +118,7 @@ def cmd_import_conf(args) -> int:
     from ..core.xnews_conf import ConfError, parse_conf
 
     path = Path(args.file)
-    raw = path.read_bytes()
+    raw = read_file(path, MAX_PROFILE_BYTES, "xnews.conf")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
