@@ -10,7 +10,7 @@ from platformdirs import user_data_dir
 PACKAGE_ROOT = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
 RESOURCES = PROJECT_ROOT / "resources"
-BUNDLED_MODEL = RESOURCES / "model" / "topic.joblib"
+BUNDLED_MODEL = RESOURCES / "model" / "topic.npz"
 BUNDLED_PROFILES = PROJECT_ROOT / "profiles"
 
 
@@ -66,7 +66,7 @@ def models_dir(root: Path) -> Path:
 
 def own_model_path(root: Path) -> Path:
     """Where `train` and Retrain write the user's topic model."""
-    return models_dir(root) / "topic.joblib"
+    return models_dir(root) / "topic.npz"
 
 
 def topic_model_path(root: Path) -> Path:

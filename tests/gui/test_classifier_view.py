@@ -25,7 +25,7 @@ def small_model(tmp_path_factory):
     data = corpus.build(corpus.load_folder(SAMPLE / "Train_Full", limit_per_label=4),
                         corpus.load_folder(SAMPLE / "Test_Full"), source="vntc sample, 4 per topic")
     model, _ = train(data, TrainConfig(max_features=5000, min_df=1))
-    return model.save(tmp_path_factory.mktemp("model") / "topic.joblib")
+    return model.save(tmp_path_factory.mktemp("model") / "topic.npz")
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_retrain_shows_progress_and_before_after(qtbot, view, tmp_path):
         assert view.retrain_button.text() == "Cancel" and view.progress.isVisible()
     qtbot.waitUntil(lambda: not view.retraining, timeout=10000)
     new_path = changed.args[0]
-    assert new_path == tmp_path / "data" / "models" / "topic.joblib" and new_path.is_file()
+    assert new_path == tmp_path / "data" / "models" / "topic.npz" and new_path.is_file()
     assert view.model_path == new_path
     assert progress and max(progress) >= 90
     text = view.status.text()
@@ -116,7 +116,7 @@ def test_cancel_leaves_the_model_unchanged(qtbot, view, tmp_path):
     qtbot.mouseClick(view.retrain_button, Qt.MouseButton.LeftButton)  # now "Cancel"
     qtbot.waitUntil(lambda: not view.retraining, timeout=60000)
     assert "cancelled" in view.status.text()
-    assert not (tmp_path / "data" / "models" / "topic.joblib").exists()
+    assert not (tmp_path / "data" / "models" / "topic.npz").exists()
 
 
 def test_a_broken_model_is_explained_not_raised(qtbot, tmp_path):

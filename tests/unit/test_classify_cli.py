@@ -21,7 +21,7 @@ def sample():
 @pytest.fixture(scope="module")
 def model_file(sample, tmp_path_factory):
     data = tmp_path_factory.mktemp("xnews")
-    out = data / "m.joblib"
+    out = data / "m.npz"
     assert main(["--data-dir", str(data), "train", "--corpus", str(sample), "-o", str(out),
                  "--max-features", "20000"]) == 0
     return out
@@ -113,7 +113,7 @@ def test_classify_article_and_train_from_db(model_file, sample, tmp_path, capsys
     line = capsys.readouterr().out.strip()
     assert line.startswith(f"article:{ids[0]}\tThe thao\t")
 
-    out_model = tmp_path / "db.joblib"
+    out_model = tmp_path / "db.npz"
     assert main(["--data-dir", str(data), "train", "--from-db", "-o", str(out_model)]) == 0
     out = capsys.readouterr().out
     assert "12 labelled stored articles" in out

@@ -1,24 +1,35 @@
-"""The topic classifier the crawler and the app use, and how it is saved and loaded.
+"""The topic classifier the crawler and the app use: MaxEnt weights as plain arrays.
 
-A model file is a joblib pickle of a dict: the format version, the scikit-learn
-pipeline, fingerprints of the training texts (so an evaluation can drop test
-documents seen in training) and the model card. The card is also written next to
-it as ``<name>.card.json`` for people and tools. Like any pickle, a model file can
-run code when loaded: load only models you made or trust (the bundled one, your
-own ``train`` output).
+A model is data: the vocabulary, the IDF weights, the coefficients and intercepts
+of the multinomial logistic regression, its labels and its card (see
+``model_file`` for the file). Prediction is NumPy arithmetic on those arrays -
+no scikit-learn at load or predict time - and gives the same labels as the
+scikit-learn pipeline it was trained as.
+
+``predict_many(texts)`` answers ``Prediction`` pairs ``(label, confidence)``;
+``label`` is None when the text is out of the model's domain, and
+``Prediction.reason`` says why ("too short (12 words)", "not Vietnamese",
+"low confidence (31% < 40%)").
 """
 
 from __future__ import annotations
 
 import json
-import warnings
+from collections import Counter
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
-FORMAT = "xnews-topic-model"
-FORMAT_VERSION = 1
+from ..core.text import phrases, segmented_phrases
+from . import model_file
+from .domain import out_of_domain
+from .model_file import FORMAT, FORMAT_VERSION, ModelFileError
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "ModelError", "Prediction", "TopicClassifier", "card_path"]
+
+DEFAULT_FLOOR = 0.0  # models without a calibrated floor label everything in the domain
 
 
 class ModelError(RuntimeError):
@@ -27,32 +38,95 @@ class ModelError(RuntimeError):
 
 def card_path(model_path: Path) -> Path:
     model_path = Path(model_path)
-    return model_path.with_name(model_path.name.removesuffix(".joblib") + ".card.json")
+    stem = model_path.name
+    for suffix in (".npz", ".joblib"):
+        stem = stem.removesuffix(suffix)
+    return model_path.with_name(stem + ".card.json")
+
+
+class Prediction(tuple):
+    """``(label, confidence)``, unpacked as a pair; ``label`` None means "no topic", ``reason`` says why."""
+
+    def __new__(cls, label: str | None, confidence: float, reason: str = ""):
+        self = super().__new__(cls, (label, confidence))
+        self.reason = reason
+        return self
+
+    @property
+    def label(self) -> str | None:
+        return self[0]
+
+    @property
+    def confidence(self) -> float:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"Prediction({self[0]!r}, {self[1]:.4f}, {self.reason!r})"
 
 
 class TopicClassifier:
-    """``predict(text) -> (label, confidence)``; labels are the training corpus' folder names."""
+    """MaxEnt over TF-IDF of normalised syllable (or word) uni/bigrams, from arrays."""
 
-    def __init__(self, pipeline, card: dict | None = None, train_keys: np.ndarray | None = None):
-        self.pipeline = pipeline
+    def __init__(self, *, labels: Sequence[str], terms: Sequence[str], idf: np.ndarray, coef: np.ndarray,
+                 intercept: np.ndarray, features: dict, card: dict | None = None,
+                 train_keys: np.ndarray | None = None, floor: float = DEFAULT_FLOOR):
+        self.labels: list[str] = [str(x) for x in labels]
+        self.terms = list(terms)
+        self.index = {t: i for i, t in enumerate(self.terms)}
+        self._build_lookup()
+        self.idf = np.asarray(idf, dtype=np.float32)
+        self.coef = np.asarray(coef, dtype=np.float32)
+        self.intercept = np.asarray(intercept, dtype=np.float32)
+        self._weights = np.ascontiguousarray(self.coef.T, dtype=np.float64)  # features x classes
+        self.features = {"bigrams": True, "segment": False, "sublinear_tf": True, "norm": "l2", **features}
+        self.floor = float(floor)
         self.card = dict(card or {})
-        self.train_keys = train_keys if train_keys is not None else np.zeros(0, dtype=np.uint64)
-        self.labels: list[str] = [str(x) for x in pipeline.classes_]
         self.card.setdefault("labels", self.labels)
+        self.train_keys = train_keys if train_keys is not None else np.zeros(0, dtype=np.uint64)
+        _check_shapes(self)
+
+    @classmethod
+    def from_pipeline(cls, pipeline, card: dict | None = None, train_keys: np.ndarray | None = None,
+                      floor: float = DEFAULT_FLOOR) -> "TopicClassifier":
+        """The arrays of a fitted scikit-learn ``tfidf -> maxent`` pipeline (training only)."""
+        vectorizer, maxent = pipeline.named_steps["tfidf"], pipeline.named_steps["maxent"]
+        terms = [""] * len(vectorizer.vocabulary_)
+        for term, column in vectorizer.vocabulary_.items():
+            terms[column] = term
+        analyzer = vectorizer.analyzer
+        features = {"bigrams": bool(analyzer.bigrams), "segment": bool(analyzer.segment),
+                    "sublinear_tf": bool(vectorizer.sublinear_tf), "norm": vectorizer.norm}
+        return cls(labels=[str(c) for c in maxent.classes_], terms=terms, idf=vectorizer.idf_,
+                   coef=maxent.coef_, intercept=maxent.intercept_, features=features, card=card,
+                   train_keys=train_keys, floor=floor)
 
     # --- prediction ---------------------------------------------------------
-    def predict(self, text: str) -> tuple[str, float]:
+    def predict(self, text: str) -> Prediction:
         return self.predict_many([text])[0]
 
-    def predict_many(self, texts: Sequence[str]) -> list[tuple[str, float]]:
+    def predict_many(self, texts: Sequence[str], guard: bool = True) -> list[Prediction]:
+        """One ``Prediction`` per text; with ``guard``, out-of-domain texts get no label."""
         if not len(texts):
             return []
-        probs = self.pipeline.predict_proba(list(texts))
+        groups = [self._phrases(t) for t in texts]
+        probs = self._proba(groups)
         best = probs.argmax(axis=1)
-        return [(self.labels[i], float(probs[row, i])) for row, i in enumerate(best)]
+        out = []
+        for row, i in enumerate(best):
+            confidence = float(probs[row, i])
+            if guard:
+                reason = out_of_domain(list(chain.from_iterable(groups[row])))
+                if reason:
+                    out.append(Prediction(None, 0.0, reason))
+                    continue
+                if confidence < self.floor:
+                    out.append(Prediction(None, confidence, f"low confidence ({confidence:.0%} < {self.floor:.0%})"))
+                    continue
+            out.append(Prediction(self.labels[i], confidence))
+        return out
 
     def proba(self, text: str) -> dict[str, float]:
-        probs = self.pipeline.predict_proba([text])[0]
+        probs = self._proba([self._phrases(text)])[0]
         return {label: float(p) for label, p in zip(self.labels, probs)}
 
     def relevance(self, text: str, topics: Iterable[str]) -> float:
@@ -65,57 +139,146 @@ class TopicClassifier:
 
         return bool(self.train_keys.size) and bool(np.isin(np.uint64(text_key(text)), self.train_keys))
 
+    def _phrases(self, text: str) -> list[list[str]]:
+        return segmented_phrases(text) if self.features["segment"] else phrases(text)
+
+    def _build_lookup(self) -> None:
+        """Syllable ids, and the column of each known unigram and bigram of ids (no strings per bigram)."""
+        syllables: dict[str, int] = {}
+        for term in self.terms:
+            for part in term.split(" "):
+                syllables.setdefault(part, len(syllables))
+        self._syllable_id = syllables
+        self._unigram_column = np.full(len(syllables) + 1, -1, dtype=np.intp)  # the last slot: unknown
+        codes, columns = [], []
+        width = len(syllables) + 1
+        for column, term in enumerate(self.terms):
+            parts = term.split(" ")
+            if len(parts) == 1:
+                self._unigram_column[syllables[parts[0]]] = column
+            elif len(parts) == 2:
+                codes.append(syllables[parts[0]] * width + syllables[parts[1]])
+                columns.append(column)
+            else:
+                raise ValueError(f"term {term!r} is neither a unigram nor a bigram")
+        order = np.argsort(np.array(codes, dtype=np.int64), kind="stable")
+        self._bigram_codes = np.array(codes, dtype=np.int64)[order]
+        self._bigram_columns = np.array(columns, dtype=np.intp)[order]
+        self._width = width
+
+    def _term_counts(self, groups) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(row, column, count) of every known term in each document, as TfidfVectorizer counts them."""
+        unknown, gap = self._width - 1, -1  # an unknown syllable; a phrase or document boundary
+        ids: list[int] = []
+        rows: list[int] = []
+        get = self._syllable_id.get
+        for row, doc in enumerate(groups):
+            start = len(ids)
+            for words in doc:
+                ids += map(get, words, repeat(unknown))
+                ids.append(gap)
+            rows += repeat(row, len(ids) - start)
+        if not ids:
+            empty = np.zeros(0, dtype=np.intp)
+            return empty, empty, empty
+        ids_a = np.array(ids, dtype=np.int64)
+        rows_a = np.array(rows, dtype=np.int64)
+        real = ids_a >= 0
+        cols = [self._unigram_column[ids_a[real]]]
+        term_rows = [rows_a[real]]
+        if self.features["bigrams"] and self._bigram_codes.size:
+            left, right = ids_a[:-1], ids_a[1:]
+            pair = (left >= 0) & (right >= 0) & (left != unknown) & (right != unknown)
+            codes = left[pair] * self._width + right[pair]
+            at = np.searchsorted(self._bigram_codes, codes)
+            at[at == self._bigram_codes.size] = 0
+            hit = self._bigram_codes[at] == codes
+            cols.append(self._bigram_columns[at[hit]])
+            term_rows.append(rows_a[:-1][pair][hit])
+        col = np.concatenate(cols)
+        row = np.concatenate(term_rows)
+        known = col >= 0
+        keys = row[known] * len(self.terms) + col[known]
+        keys, counts = np.unique(keys, return_counts=True)
+        return (keys // len(self.terms)).astype(np.intp), (keys % len(self.terms)).astype(np.intp), counts
+
+    def _proba(self, groups: list[list[list[str]]]) -> np.ndarray:
+        """Class probabilities, the arithmetic of TfidfVectorizer + LogisticRegression.predict_proba."""
+        n_docs = len(groups)
+        decision = np.zeros((n_docs, self._weights.shape[1]), dtype=np.float64)
+        row_ids, col_ids, counts = self._term_counts(groups)
+        if col_ids.size:
+            values = counts.astype(np.float32)
+            if self.features["sublinear_tf"]:
+                values = np.log(values) + np.float32(1)
+            values *= self.idf[col_ids]
+            if self.features["norm"] == "l2":
+                norms = np.sqrt(np.bincount(row_ids, weights=values.astype(np.float64) ** 2, minlength=n_docs))
+                values = values / norms[row_ids].astype(np.float32)
+            contributions = self._weights[col_ids] * values[:, None]
+            for k in range(decision.shape[1]):
+                decision[:, k] = np.bincount(row_ids, weights=contributions[:, k], minlength=n_docs)
+        decision += self.intercept
+        if decision.shape[1] == 1:  # two labels: scikit-learn's logistic, not a softmax
+            positive = 1.0 / (1.0 + np.exp(-decision[:, 0]))
+            return np.column_stack([1.0 - positive, positive])
+        decision -= decision.max(axis=1, keepdims=True)
+        np.exp(decision, out=decision)
+        decision /= decision.sum(axis=1, keepdims=True)
+        return decision
+
     # --- persistence --------------------------------------------------------
     def save(self, path: Path) -> Path:
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        import joblib
-
-        payload = {"format": FORMAT, "format_version": FORMAT_VERSION, "pipeline": self.pipeline,
-                   "card": self.card, "train_keys": self.train_keys}
-        tmp = path.with_name(path.name + ".part")
-        joblib.dump(payload, tmp, compress=("xz", 6))
-        tmp.replace(path)
-        card_path(path).write_text(json.dumps(self.card, ensure_ascii=False, indent=2) + "\n",
-                                   encoding="utf-8")
+        meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "labels": self.labels,
+                "features": self.features, "floor": self.floor, "card": self.card}
+        arrays = {"terms": model_file.terms_array(self.terms), "idf": self.idf, "coef": self.coef,
+                  "intercept": self.intercept, "train_keys": np.asarray(self.train_keys, dtype=np.uint64)}
+        model_file.write_model(path, arrays, meta)
+        card_path(path).write_text(json.dumps(self.card, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         return path
 
     @classmethod
     def load(cls, path: Path) -> "TopicClassifier":
+        """Read a model file; never runs code from it (see ``model_file``)."""
         path = Path(path)
-        if not path.is_file():
-            raise ModelError(f"no model file at {path}; train one with `python main.py train`")
-        import joblib
-
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                payload = joblib.load(path)
-            except (ImportError, AttributeError) as exc:
-                raise ModelError(f"{path} was made by an incompatible version of XNews or scikit-learn "
-                                 f"and cannot be loaded here ({exc}); retrain it with "
-                                 "`python main.py train`") from None
-            except Exception as exc:  # noqa: BLE001 - pickle, zlib, lzma, EOF... all mean "damaged"
-                raise ModelError(f"{path} is not a readable model file (damaged or not a model): "
-                                 f"{exc.__class__.__name__}: {exc}") from None
-        if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-            raise ModelError(f"{path} is not an XNews topic model")
-        version = payload.get("format_version")
-        if version != FORMAT_VERSION:
-            raise ModelError(f"{path} uses model format {version}, this XNews reads format "
-                             f"{FORMAT_VERSION}; retrain it with `python main.py train`")
-        pipeline = payload.get("pipeline")
-        if pipeline is None or not hasattr(pipeline, "predict_proba") or not hasattr(pipeline, "classes_"):
-            raise ModelError(f"{path} holds no usable classifier; retrain it")
-        model = cls(pipeline, payload.get("card"), payload.get("train_keys"))
         try:
-            model.predict_many(["kiểm tra"])
-        except Exception as exc:  # noqa: BLE001 - any failure here means the model is unusable
-            versions = model.card.get("versions", {})
-            raise ModelError(f"{path} loads but cannot classify with this scikit-learn "
-                             f"(made with {versions.get('scikit-learn', 'an unknown version')}): {exc}; "
-                             "retrain it with `python main.py train`") from None
-        mismatched = [str(w.message) for w in caught if "version" in str(w.message).lower()]
-        if mismatched:
-            model.card["load_warning"] = mismatched[0]
-        return model
+            meta, arrays = model_file.read_model(path)
+            terms = model_file.terms_from_array(arrays["terms"])
+        except ModelFileError as exc:
+            raise ModelError(str(exc)) from None
+        features = meta.get("features")
+        labels = meta.get("labels")
+        floor = meta.get("floor", DEFAULT_FLOOR)
+        if (not isinstance(features, dict) or not isinstance(labels, list)
+                or not isinstance(floor, (int, float)) or not isinstance(meta.get("card", {}), dict)):
+            raise ModelError(f"{path} is not an XNews topic model (bad metadata)")
+        try:
+            return cls(labels=labels, terms=terms, idf=arrays["idf"], coef=arrays["coef"],
+                       intercept=arrays["intercept"], features=features, card=meta.get("card"),
+                       train_keys=arrays["train_keys"], floor=floor)
+        except (ValueError, TypeError) as exc:
+            raise ModelError(f"{path} holds no usable classifier ({exc}); retrain it") from None
+
+
+def _check_shapes(model: TopicClassifier) -> None:
+    n_classes, n_features = len(model.labels), len(model.terms)
+    rows = 1 if n_classes == 2 else n_classes
+    if n_classes < 2 or len(set(model.labels)) != n_classes:
+        raise ValueError("a model needs at least two distinct labels")
+    if model.coef.shape != (rows, n_features) or model.intercept.shape != (rows,) or model.idf.shape != (n_features,):
+        raise ValueError(f"array shapes do not agree: coef {model.coef.shape}, intercept {model.intercept.shape}, "
+                         f"idf {model.idf.shape}, {n_features} terms, {n_classes} labels")
+    if len(model.index) != n_features:
+        raise ValueError("the vocabulary repeats terms")
+    for name in ("idf", "coef", "intercept"):
+        if not np.all(np.isfinite(getattr(model, name))):
+            raise ValueError(f"{name} holds values that are not finite")
+    if model.train_keys.dtype != np.uint64 or model.train_keys.ndim != 1:
+        raise ValueError("train_keys must be a list of uint64")
+    features = model.features
+    if not all(isinstance(features.get(k), bool) for k in ("bigrams", "segment", "sublinear_tf")) \
+            or features.get("norm") not in ("l2", None):
+        raise ValueError(f"unknown feature settings {features}")
+    if not 0.0 <= model.floor < 1.0:
+        raise ValueError(f"confidence floor {model.floor} is not in [0, 1)")

@@ -31,7 +31,7 @@ def register(subparsers) -> None:
     x.add_argument("--corpus", metavar="DIR", help="corpus folder or archive")
     x.add_argument("--from-db", action=_NeedsDb, nargs=0, default=False,
                    help="add stored articles (user label, else section label)")
-    x.add_argument("-o", "--output", metavar="MODEL", help="model file (default: <data>/models/topic.joblib)")
+    x.add_argument("-o", "--output", metavar="MODEL", help="model file (default: <data>/models/topic.npz)")
     x.add_argument("--max-features", type=int, default=TrainConfig.max_features,
                    help="keep the N most frequent terms (0: all; default %(default)s)")
     x.add_argument("--min-df", type=int, default=TrainConfig.min_df, help="ignore terms in fewer documents")
@@ -194,8 +194,9 @@ def cmd_classify(args) -> int:
         if article is None:
             print(f"error: no article with id {args.article}", file=sys.stderr)
             return 2
-        label, confidence = model.predict(article_text(article))
-        print(f"article:{article.id}\t{label}\t{confidence:.4f}")
+        prediction = model.predict(article_text(article))
+        label, confidence = prediction
+        print(f"article:{article.id}\t{_shown(prediction)}")
         if args.save:
             args.store.set_category(article.id, label, confidence)
     files = _expand(args.paths)
@@ -209,6 +210,14 @@ def cmd_classify(args) -> int:
             except OSError as exc:
                 print(f"error: {path}: {exc.strerror or exc}", file=sys.stderr)
                 status = 1
-        for path, (label, confidence) in zip(chunk, model.predict_many(texts)):
-            print(f"{path}\t{label}\t{confidence:.4f}")
+        for path, prediction in zip(chunk, model.predict_many(texts)):
+            print(f"{path}\t{_shown(prediction)}")
     return status
+
+
+def _shown(prediction) -> str:
+    """label TAB confidence; no topic shows as "-" with the reason in a third column."""
+    label, confidence = prediction
+    if label is None:
+        return f"-\t{confidence:.4f}\t{prediction.reason}"
+    return f"{label}\t{confidence:.4f}"

@@ -95,12 +95,29 @@ def phrases(text: str) -> list[list[str]]:
     """Normalised words, grouped by the punctuation that separates them; numbers -> ``0``."""
     text = unicodedata.normalize("NFC", text).translate(_LOOKALIKES).lower()
     text = _NUMBER.sub(" " + NUMBER_TOKEN + " ", text)
+    fixed = _FIXED.__getitem__
     out = []
+    # once _BREAK is cut out only word characters and spaces are left: str.split finds the words
     for phrase in _BREAK.split(text):
-        words = _WORD.findall(phrase)
+        words = phrase.split()
         if words:
-            out.append([w if w.isascii() else _fix_tone_mark(w) for w in words])
+            out.append(list(map(fixed, words)))
     return out
+
+
+class _FixedWords(dict):
+    """word -> ``fix_tone_mark(word)``, filled as words are met (a dict lookup is the hot path)."""
+
+    limit = 300_000
+
+    def __missing__(self, word: str) -> str:
+        value = word if word.isascii() else _fix_tone_mark(word)
+        if len(self) < self.limit:
+            self[word] = value
+        return value
+
+
+_FIXED = _FixedWords()
 
 
 def syllables(text: str) -> list[str]:

@@ -18,7 +18,7 @@ there is none):
   and remembers it in QSettings).
 
 Signals: ``modelChanged(Path)`` after a retrained model is saved (to
-``<data_dir>/models/topic.joblib``; reload the crawler's classifier then),
+``<data_dir>/models/topic.npz``; reload the crawler's classifier then),
 ``retrainFinished(object)`` with the ``RetrainResult``, ``hiddenChanged(str, bool)``.
 """
 
