@@ -10,7 +10,6 @@ import pytest
 
 from xnews_gui.cli import main
 from xnews_gui.core.files import MAX_PROFILE_BYTES, FileRefused, file_inside, read_file
-from xnews_gui.store.db import close_database
 
 from ..conftest import PROFILES
 
@@ -25,7 +24,6 @@ def cli(data_dir, capsys):
         return code, out, err
 
     yield run
-    close_database()
 
 
 @pytest.fixture
