@@ -25,12 +25,10 @@ Signals: ``modelChanged(Path)`` after a retrained model is saved (to
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from typing import Callable, Iterable
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -50,42 +48,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..classify import ModelError, TopicClassifier
-from ..classify.model import card_path
+from ..classify import ModelError
 from ..classify.retrain import Cancelled, retrain
 from ..core.topics import display_name
 from ..paths import own_model_path
 from ..services.training import training_docs as training_docs_of
 from . import workers
+from .classifier_tables import ConfusionHeatMap, ScoresTable, fill_counts, local_time, read_card
 
 SETTINGS_CORPUS = "classifier/corpus_dir"
-
-
-def _short_name(label: str) -> str:
-    """Column header for the heat map: initials of a multi-word topic ("Thể thao" -> "TT")."""
-    words = display_name(label).split()
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else label[:4]
-
-
-def _local_time(stamp: str) -> str:
-    """'2026-11-29T20:10:33+00:00' -> '2026-11-29 21:10' in the local time zone; other text as it is."""
-    from datetime import datetime
-
-    try:
-        return datetime.fromisoformat(str(stamp)).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
-        return str(stamp)
-
-
-def _read_card(model_path: Path) -> dict:
-    """The card beside the model (fast), else the one inside it (loads the model)."""
-    side = card_path(model_path)
-    if side.is_file():
-        try:
-            return json.loads(side.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
-    return TopicClassifier.load(model_path).card
 
 
 def _callable(value, default):
@@ -94,52 +65,12 @@ def _callable(value, default):
     return value if callable(value) else (lambda: value)
 
 
-class ConfusionHeatMap(QTableWidget):
-    """Rows: true topic; columns: predicted. Shade = share of the row (recall view), text = count."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.horizontalHeader().setMinimumSectionSize(28)
-        self.verticalHeader().setMinimumSectionSize(18)
-        self.setShowGrid(False)
-
-    def set_matrix(self, labels: list[str], matrix: list[list[int]]) -> None:
-        labels = [display_name(x) for x in labels]
-        self.clear()
-        self.setRowCount(len(labels))
-        self.setColumnCount(len(labels))
-        self.setVerticalHeaderLabels(labels)
-        self.setHorizontalHeaderLabels([_short_name(x) for x in labels])
-        for j, label in enumerate(labels):
-            self.horizontalHeaderItem(j).setToolTip(f"predicted: {label}")
-        for i, row in enumerate(matrix):
-            total = sum(row) or 1
-            for j, n in enumerate(row):
-                share = n / total
-                item = QTableWidgetItem(str(n) if n else "")
-                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                item.setToolTip(f"true {labels[i]}, predicted {labels[j]}: {n} ({share:.1%} of {labels[i]})")
-                base = QColor(46, 125, 50) if i == j else QColor(198, 40, 40)
-                strength = share if i == j else min(1.0, share * 4)  # make small confusions visible
-                color = QColor(255 - int((255 - base.red()) * strength), 255 - int((255 - base.green()) * strength),
-                               255 - int((255 - base.blue()) * strength))
-                item.setBackground(QBrush(color))
-                item.setForeground(QBrush(QColor("white") if strength > 0.55 else QColor("black")))
-                self.setItem(i, j, item)
-
-
 class ClassifierView(QWidget):
     modelChanged = Signal(Path)
     retrainFinished = Signal(object)
     hiddenChanged = Signal(str, bool)
 
     COUNT_COLUMNS = ("Topic", "Stored articles", "Not interested")
-    SCORE_COLUMNS = ("Topic", "Precision", "Recall", "F1", "Support")
 
     def __init__(self, model_path: Path, data_dir: Path, parent=None, *, store=None,
                  label_counts: Iterable[tuple[str, int]] | Callable | None = None,
@@ -235,11 +166,7 @@ class ClassifierView(QWidget):
         left.setStretchFactor(1, 2)
 
         # right: per-class scores and the heat map
-        self.scores_table = QTableWidget(0, len(self.SCORE_COLUMNS))
-        self.scores_table.setHorizontalHeaderLabels(self.SCORE_COLUMNS)
-        self.scores_table.verticalHeader().setVisible(False)
-        self.scores_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.scores_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.scores_table = ScoresTable()
         scores_box = QGroupBox("Per-class precision / recall / F1 (held-out test set)")
         QVBoxLayout(scores_box).addWidget(self.scores_table)
         self.heatmap = ConfusionHeatMap()
@@ -280,7 +207,7 @@ class ClassifierView(QWidget):
         def load():
             result = {"counts": [], "hidden": set(), "card": {}, "error": ""}
             try:
-                result["card"] = _read_card(path)
+                result["card"] = read_card(path)
             except ModelError as exc:
                 result["error"] = str(exc)
             result["counts"] = list(counts())
@@ -341,66 +268,18 @@ class ClassifierView(QWidget):
                               f"{ts.get('test_overlap_removed', 0)} also in training removed)")
         f["Accuracy"].setText(f"{m['accuracy']:.4f}" if "accuracy" in m else "–")
         f["Macro-F1"].setText(f"{m['macro']['f1']:.4f}" if "macro" in m else "–")
-        f["Trained"].setText(f"{_local_time(card.get('created', '–'))} in {card.get('train_seconds', '–')} s")
+        f["Trained"].setText(f"{local_time(card.get('created', '–'))} in {card.get('train_seconds', '–')} s")
         v = card.get("versions", {})
         f["Libraries"].setText(", ".join(f"{k} {v[k]}" for k in ("scikit-learn", "numpy", "python") if k in v) or "–")
         f["Command"].setText(card.get("command", "–"))
-        self._show_scores(m)
-
-    def _show_scores(self, m: dict) -> None:
-        rows = list(m.get("per_class", []))
-        averages = [("micro avg", m.get("micro")), ("macro avg", m.get("macro"))]
-        self.scores_table.setRowCount(len(rows) + sum(1 for _, a in averages if a))
-        r = 0
-        for row in rows:
-            self._score_row(r, display_name(row["label"]), row["precision"], row["recall"], row["f1"], row["support"])
-            r += 1
-        total = sum(row["support"] for row in rows)
-        for name, avg in averages:
-            if avg:
-                self._score_row(r, name, avg["precision"], avg["recall"], avg["f1"], total, bold=True)
-                r += 1
-        if m.get("confusion_matrix"):
-            self.heatmap.set_matrix(list(m["labels"]), m["confusion_matrix"])
-        else:
-            self.heatmap.set_matrix([], [])
-
-    def _score_row(self, r, label, p, rec, f1, support, bold=False) -> None:
-        values = [label, f"{p:.3f}", f"{rec:.3f}", f"{f1:.3f}", str(support)]
-        for c, text in enumerate(values):
-            item = QTableWidgetItem(text)
-            if c:
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if bold:
-                font = item.font()
-                font.setBold(True)
-                item.setFont(font)
-            self.scores_table.setItem(r, c, item)
+        self.scores_table.show_scores(m)
+        matrix = m.get("confusion_matrix")
+        self.heatmap.set_matrix(list(m["labels"]) if matrix else [], matrix or [])
 
     def _show_counts(self, counts: list[tuple[str, int]]) -> None:
-        merged = {label: 0 for label in self.card.get("labels", [])}
-        for label, n in counts:
-            merged[label] = merged.get(label, 0) + int(n)
-        for name in self.hidden:
-            merged.setdefault(name, 0)
         self._filling = True
         try:
-            self.counts_table.setRowCount(len(merged))
-            for r, (label, n) in enumerate(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))):
-                name = QTableWidgetItem(display_name(label))
-                name.setData(Qt.ItemDataRole.UserRole, label)
-                if display_name(label) != label:
-                    name.setToolTip(f"label: {label}")
-                self.counts_table.setItem(r, 0, name)
-                count = QTableWidgetItem(str(n))
-                count.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.counts_table.setItem(r, 1, count)
-                check = QTableWidgetItem("hide")
-                check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
-                check.setCheckState(Qt.CheckState.Checked if label in self.hidden else Qt.CheckState.Unchecked)
-                check.setData(Qt.ItemDataRole.UserRole, label)
-                check.setToolTip(f"Hide articles about {display_name(label)} (not interested)")
-                self.counts_table.setItem(r, 2, check)
+            fill_counts(self.counts_table, counts, self.card.get("labels", []), self.hidden)
         finally:
             self._filling = False
 
