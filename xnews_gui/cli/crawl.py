@@ -131,6 +131,8 @@ def _print_summary(s: dict) -> None:
     fill = ", ".join(f"{f} {r:.0%}" for f, r in s["fill_rate"].items() if r is not None)
     if fill:
         print(f"  field fill rate: {fill}")
+    for warning in s.get("warnings", []):
+        print(f"  WARNING: {warning}")
     for b in s.get("broken_fields", []):
         before = f" (was {b['previous']:.0%})" if b.get("previous") is not None else ""
         print(f"  WARNING: rule for '{b['field']}' probably broken: filled on {b['fill_rate']:.0%} of "

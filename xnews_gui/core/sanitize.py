@@ -52,6 +52,10 @@ def prepare(fragment_el, base_url: str | None) -> None:
             else:
                 img.attrib.pop("src", None)
     if base_url:
+        # a <base> inside the fragment must not move its links elsewhere: lxml's make_links_absolute
+        # applies it even with resolve_base_href=False (its rewrite_links resolves by default)
+        for base in list(fragment_el.iter("base")):
+            base.drop_tree()
         try:
             fragment_el.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
         except (ValueError, TypeError):

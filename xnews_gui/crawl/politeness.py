@@ -57,6 +57,8 @@ class HostGate:
                     h.next_start = start + h.delay
                 if start > now and self.stop.wait(start - now):
                     raise FetchError("stopped", "crawl stopped")
+                with self._lock:  # woken late (a busy machine): the next request waits from now
+                    h.next_start = max(h.next_start, time.monotonic() + h.delay)
             yield
         finally:
             h.slots.release()

@@ -29,16 +29,19 @@ class Sink(Protocol):
     def record_image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0,
                      error: str = "") -> None: ...
 
-    # optional: known_urls(urls) -> set (batch is_known), flush(), close(),
-    # store_articles([(article, category, confidence, section_label), ...]) -> [(id, created) or the
-    # exception, ...]: several store_article calls committed together (the engine batches when it can)
+    # optional: known_urls(urls) -> set (batch is_known), flush(), release() (the writing thread ends),
+    # write_batch(articles, pages, failures, images) -> [(id, created) or the exception, per article]:
+    # everything of one pipeline batch in one call (one transaction); the rows are the arguments of
+    # store_article, record_page, record_failure and record_image. The crawler calls the sink's
+    # writing methods from one thread only (its pipeline stage); known_urls from any worker.
 
 
 @runtime_checkable
 class Classifier(Protocol):
     def predict(self, text: str) -> tuple[str, float]: ...
 
-    # optional: proba(text) -> {label: probability}
+    # optional: predict_many(texts) -> [(label, confidence), ...] (the pipeline classifies in batches),
+    # proba(text) -> {label: probability} (focused crawling)
 
 
 def known_urls(sink, urls: Iterable[str]) -> set[str]:

@@ -131,7 +131,7 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
                 skip_hidden_topics: bool = False, image_cache_limit: int = 0,
                 periodic: bool = False, log: Callable[[str], None] | None = None) -> CrawlHandle:
     """Set a crawl up (see the module's note). ``classifier``: AUTO, a model, a loader
-    (called here, so off the GUI thread) or None. ``log`` gets the set-up's messages
+    (the crawl calls it in a thread of its own while it starts) or None. ``log`` gets the set-up's messages
     (default: ``on_event`` log events). A periodic crawl records no run of its own."""
     options = options or CrawlOptions()
     if log is None:
@@ -143,13 +143,15 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
         options = replace(options, fetch_images=False)
         log("the image cache is full (see Settings): images are not fetched")
     if classifier == AUTO:
-        classifier = load_classifier(store.root, log)
-    elif classifier is not None and not hasattr(classifier, "predict"):
-        try:
-            classifier = classifier()  # a loader
-        except Exception as exc:  # a broken model must not stop the crawl
-            log(f"classifier not used: {exc}")
+        path = topic_model_path(store.root)
+        if path.is_file():  # loaded by the crawl in the background while the first pages are fetched
+            log(f"classifying with {path}")
+            classifier = ClassifierLoader(store.root)
+        else:
+            log("no topic model found: crawling without a classifier (articles get their section's topic)")
             classifier = None
+    # a loader (a callable without predict) is run by the crawl itself, off the critical path; an
+    # unusable model is reported there and the crawl goes on without
     skip = store.hidden_categories() if skip_hidden_topics else ()
     sink = StoreSink(store, profile.name, skip_categories=skip)
     if periodic:

@@ -2,14 +2,11 @@
 
 Articles of categories the user hid are stored like the others; the GUI hides them.
 
-All writes go through one writer thread with its own connection ("group commit"):
-a crawler thread that stores an article queues it and waits; the writer takes
-everything queued, writes it in one transaction, commits, and only then answers.
-So ``store_article`` still returns after its article is committed (the crawler
-marks a URL done only then: a ``kill -9`` loses nothing), but 16 crawler threads
-no longer pay for 16 connections, 16 page caches and one commit per article.
-Page-log rows are a log, not data: they ride along with the next transaction
-(a crash loses at most the rows not yet written).
+The crawl's pipeline stage is its one batching stage: it hands this sink a whole batch
+(articles, page-log rows, failures, image records) in one ``write_batch`` call, written
+in one transaction, from one thread. ``write_batch`` returns only after the commit, and
+the crawler marks a page done only then: a ``kill -9`` loses nothing. The single-row
+methods write at once (page-log rows wait for the next batch or ``flush``).
 """
 
 from __future__ import annotations
@@ -22,21 +19,8 @@ from . import repo
 from .models import Page, utcnow
 from .store import Store
 
-PAGE_BATCH = 200  # page rows waiting before the writer is woken for them alone
 _ROWS_PER_INSERT = 100
-_IDLE_EXIT_S = 0.5  # the writer thread ends after this long without work
-_WRITER_CACHE_KIB = 4000  # the writer only appends: a small page cache keeps the process flat
-
-
-class _Job:
-    __slots__ = ("fn", "args", "result", "error", "done")
-
-    def __init__(self, fn, args):
-        self.fn = fn
-        self.args = args
-        self.result = None
-        self.error: BaseException | None = None
-        self.done = threading.Event()
+_WRITER_CACHE_KIB = 4000  # the crawl's writing thread only appends: a small page cache keeps the process flat
 
 
 class StoreSink:
@@ -48,10 +32,8 @@ class StoreSink:
         self.image_root = store.images_root
         self.raw_root = store.raw_root
         self._pages: list[dict] = []
-        self._jobs: list[_Job] = []
-        self._cv = threading.Condition()
-        self._writer: threading.Thread | None = None
-        self._writing = False
+        self._lock = threading.Lock()
+        self._tuned = threading.local()
 
     # --- runs -------------------------------------------------------------------
     def start_run(self) -> int:
@@ -70,8 +52,36 @@ class StoreSink:
     def known_urls(self, urls) -> set[str]:
         return self.store.known_urls(urls)
 
+    def write_batch(self, articles, pages=(), failures=(), images=()) -> list:
+        """One transaction: failures, image records, each article (article, category, confidence,
+        section_label) in its own savepoint, then the page-log rows. Returns per article its
+        (id, created) or the exception it raised; raises if the commit fails."""
+        rows = [_page_row(*p) for p in pages]
+        with self._lock:
+            rows, self._pages = self._pages + rows, []
+        if not getattr(self._tuned, "done", False):
+            self._tuned.done = True
+            self.store.db.execute_sql(f"PRAGMA cache_size = -{_WRITER_CACHE_KIB}")
+        out: list = []
+        with self.store.writing():
+            for url, reason in failures:
+                self.store.record_failure(self.profile, url, reason)
+            for image in images:
+                self.store.record_image(*image)
+            for article, category, confidence, section_label in articles:
+                try:
+                    out.append(self._store_one(article, category, confidence, section_label))
+                except Exception as exc:  # its savepoint is rolled back; the others stand
+                    out.append(exc)
+            for i in range(0, len(rows), _ROWS_PER_INSERT):
+                _insert_pages(rows[i:i + _ROWS_PER_INSERT])
+        return out
+
     def store_article(self, article, category=None, confidence=None, section_label=None) -> tuple[int | None, bool]:
-        return self._call(self._store_one, article, category, confidence, section_label)
+        outcome = self.write_batch([(article, category, confidence, section_label)])[0]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
 
     def _store_one(self, article, category, confidence, section_label) -> tuple[int | None, bool]:
         """(id, created); (None, False) for an article of a skipped topic, remembered as a known URL."""
@@ -80,113 +90,33 @@ class StoreSink:
             return None, False
         return self.store.store_article(article, self.profile, category, confidence, section_label, self.run_id)
 
-    def store_articles(self, rows) -> list:
-        """Several ``store_article`` calls in one transaction: for each (article, category,
-        confidence, section_label), its (id, created) or the exception it raised."""
-        return self._call(self._store_many, list(rows))
-
-    def _store_many(self, rows: list) -> list:
-        out: list = []
-        for article, category, confidence, section_label in rows:
-            try:
-                out.append(self._store_one(article, category, confidence, section_label))
-            except Exception as exc:  # its savepoint is rolled back; the others stand
-                out.append(exc)
-        return out
-
     def record_page(self, url, status, encoding="", content_type="", raw_path="", kind="", error="") -> None:
-        row = {"url": url, "status": status, "encoding": encoding, "content_type": content_type,
-               "raw_path": raw_path, "kind": kind, "error": error, "fetched_at": utcnow()}
-        with self._cv:
-            self._pages.append(row)
-            if len(self._pages) >= PAGE_BATCH:
-                self._wake()
+        with self._lock:
+            self._pages.append(_page_row(url, status, encoding, content_type, raw_path, kind, error))
 
     def record_failure(self, url, reason) -> None:
-        self._call(self.store.record_failure, self.profile, url, reason)
+        self.write_batch([], failures=[(url, reason)])
 
     def record_image(self, url, sha256="", content_type="", size=0, error="") -> None:
-        self._call(self.store.record_image, url, sha256, content_type, size, error)
+        self.write_batch([], images=[(url, sha256, content_type, size, error)])
 
     def flush(self) -> None:
-        """Write everything queued and end the writer thread (it starts again when needed)."""
-        with self._cv:
-            writer = self._writer
-            if writer is not None:
-                self._writer = None  # the writer drains the queue, then ends
-                self._cv.notify_all()
-        if writer is not None and writer is not threading.current_thread():
-            writer.join()
-        self._write_batch()  # anything queued after the writer left (or when there was none)
+        """Write the page-log rows still waiting."""
+        with self._lock:
+            waiting = bool(self._pages)
+        if waiting:
+            self.write_batch([])
 
     close = flush
 
-    # --- the writer ---------------------------------------------------------------------
-    def _call(self, fn, *args):
-        job = _Job(fn, args)
-        with self._cv:
-            self._jobs.append(job)
-            self._wake()
-        job.done.wait()
-        if job.error is not None:
-            raise job.error
-        return job.result
+    def release(self) -> None:
+        """The calling thread is done writing (the crawl's pipeline, at its end): close its connection."""
+        self.store.close()
 
-    def _wake(self) -> None:
-        # under self._cv
-        if self._writer is None:
-            self._writer = threading.Thread(target=self._run_writer, name="xnews-store-writer", daemon=True)
-            self._writer.start()
-        self._cv.notify_all()
 
-    def _run_writer(self) -> None:
-        me = threading.current_thread()
-        try:
-            try:
-                self.store.db.execute_sql(f"PRAGMA cache_size = -{_WRITER_CACHE_KIB}")
-            except Exception:  # no database yet: the jobs will say so
-                pass
-            while True:
-                with self._cv:
-                    while not self._jobs and len(self._pages) < PAGE_BATCH and self._writer is me:
-                        if not self._cv.wait(_IDLE_EXIT_S) and not self._jobs and self._writer is me:
-                            self._writer = None  # idle: write what is left, then end
-                    leaving = self._writer is not me
-                self._write_batch()
-                if leaving:
-                    return
-        finally:
-            try:
-                self.store.close()  # this thread's connection
-            except Exception:
-                pass
-            with self._cv:  # a job queued while this thread was leaving gets a new writer
-                if self._jobs and self._writer is None:
-                    self._wake()
-
-    def _write_batch(self) -> None:
-        with self._cv:
-            jobs, self._jobs = self._jobs, []
-            pages, self._pages = self._pages, []
-        if not jobs and not pages:
-            return
-        try:
-            with self.store.writing():
-                for job in jobs:
-                    try:
-                        job.result = job.fn(*job.args)  # each in its own savepoint
-                    except Exception as exc:
-                        job.error = exc
-                for i in range(0, len(pages), _ROWS_PER_INSERT):
-                    _insert_pages(pages[i:i + _ROWS_PER_INSERT])
-        except BaseException as exc:  # the commit failed: nothing of this batch is stored
-            for job in jobs:
-                job.error = exc
-            if not isinstance(exc, Exception):
-                raise
-        finally:
-            for job in jobs:
-                job.done.set()
+def _page_row(url, status, encoding="", content_type="", raw_path="", kind="", error="") -> dict:
+    return {"url": url, "status": status, "encoding": encoding, "content_type": content_type,
+            "raw_path": raw_path, "kind": kind, "error": error, "fetched_at": utcnow()}
 
 
 def _insert_pages(rows: list[dict]) -> None:

@@ -1,0 +1,64 @@
+"""The downloader: the crawl's one way to the network.
+
+One ``Fetcher`` (connection pools, caps, retries), the per-host politeness gate and
+robots.txt; every hop of a page fetch (redirects included) is checked against the
+profile's domains and robots.txt, an image hop against robots.txt.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+from urllib.parse import urlsplit
+
+from ..core.urls import host_of, in_scope
+from .fetcher import FetchError, Fetcher, FetchResult
+from .options import ROBOTS_AGENT, CrawlOptions
+from .politeness import HostGate
+from .robots import RobotsCache
+
+
+class Downloader:
+    def __init__(self, options: CrawlOptions, *, domains, concurrency: int, delay_s: float, stop: threading.Event,
+                 on_error: Callable[[str, str, str], None], on_log: Callable[[str], None]):
+        self.options = options
+        self.domains = domains
+        self.on_error = on_error
+        self.on_log = on_log
+        self.fetcher = Fetcher(options.agent(), options.limits, pool_size=concurrency + 2, stop=stop)
+        self.gate = HostGate(delay_s, options.per_host or concurrency, stop=stop)
+        self.robots = RobotsCache(self.fetcher, ROBOTS_AGENT, gate=self.gate, on_error=self._robots_error)
+        self._delays_set: set[str] = set()
+
+    def page(self, url: str) -> FetchResult:
+        return self.fetcher.fetch(url, accept="html", gate=self.gate, check=self.check)
+
+    def image(self, url: str) -> FetchResult:
+        return self.fetcher.fetch(url, accept="image", gate=self.gate, check=self.robots_check)
+
+    def interrupt(self) -> None:
+        self.fetcher.interrupt()
+
+    def close(self) -> None:
+        self.fetcher.close()
+
+    def check(self, url: str) -> None:
+        if not in_scope(url, self.domains):
+            raise FetchError("scope", f"outside the profile's domains: {url}")
+        self.robots_check(url)
+
+    def robots_check(self, url: str) -> None:
+        if not self.options.obey_robots:
+            return
+        if not self.robots.allowed(url):
+            raise FetchError("robots", f"disallowed by robots.txt: {url}")
+        host = host_of(url)
+        if host not in self._delays_set:
+            self._delays_set.add(host)
+            delay = self.robots.crawl_delay(url)
+            if delay:
+                self.gate.set_delay(urlsplit(url).netloc, delay)
+                self.on_log(f"robots.txt of {host} asks for a {delay:g} s crawl delay")
+
+    def _robots_error(self, url: str, exc: FetchError) -> None:
+        self.on_error(url, "robots", f"robots.txt unreachable ({exc.kind}: {exc}); not crawling that host")

@@ -1,0 +1,82 @@
+"""Parsing: what a fetched page gives the crawl. Each page is parsed once.
+
+A list page gives links (``core.links.follow``, the one link extraction the inspector's
+preview shares) and, for best-first and focused crawls, a relevance score; an article
+page gives an ``Article`` (``core.extract``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Callable
+
+from ..core.extract import extract
+from ..core.links import follow
+from ..core.profile import Profile
+from ..core.rules import parse_html
+from ..core.urls import UrlError, canonical
+from .options import CrawlOptions
+from .relevance import KeywordRelevance
+from .sink import known_urls
+
+
+class PageParser:
+    def __init__(self, profile: Profile, options: CrawlOptions, strategy: str, model,
+                 on_error: Callable[[str, str, str], None]):
+        self.profile = profile
+        self.options = options
+        self.strategy = strategy
+        self.model = model  # pipeline.ModelSource
+        self.on_error = on_error
+        settings = profile.crawl
+        self.threshold = settings.relevance_threshold if options.relevance_threshold is None \
+            else options.relevance_threshold
+        self.keywords = KeywordRelevance(settings.topic_keywords)
+
+    def list_page(self, req, text: str, url: str, state, sink):
+        """(article links, list links, score, article URLs already stored) to queue, or None when a
+        focused crawl does not expand the page. Links are (canonical URL, anchor text or "")."""
+        doc = parse_html(text, url)
+        score = 1.0
+        expand = True
+        if self.strategy in ("best_first", "focused"):
+            score = self.relevance(doc)
+            expand = not (self.strategy == "focused" and req.depth > 0 and score < self.threshold)
+        anchors = self.strategy == "importance"
+        domains, limit = self.profile.allowed_domains, self.options.max_url_length
+        articles = follow(doc, url, self.profile.articles, domains, max_url_length=limit,
+                          anchors=anchors) if self.profile.articles else []
+        if articles:  # the list page's revisit interval follows how often its articles change
+            fingerprint = hashlib.sha1("\n".join(sorted(u for u, _ in articles)).encode()).hexdigest()
+            settings = self.profile.crawl
+            state.list_visit(req.url, fingerprint, settings.revisit_min * 60, settings.revisit_max_min * 60)
+        if not expand:
+            return None
+        lists = follow(doc, url, self.profile.lists, domains, max_url_length=limit,
+                       anchors=anchors) if self.profile.lists else []
+        stored = known_urls(sink, [u for u, _ in articles]) if self.options.incremental else set()
+        return articles, lists, score, stored
+
+    def relevance(self, doc) -> float:
+        text = " ".join(doc.itertext())  # not text_content(): it glues words of adjacent elements
+        topics = self.options.topics or self.profile.crawl.focus_topics
+        model = self.model.get() if topics and self.model.present else None
+        proba = getattr(model, "proba", None)
+        if proba is not None:
+            try:
+                probs = proba(text)
+                return min(1.0, sum(probs.get(t, 0.0) for t in topics))
+            except Exception as exc:  # a broken model must not stop the crawl
+                self.on_error("", "classifier", f"{exc.__class__.__name__}: {exc}")
+        if self.keywords:
+            return self.keywords(text)
+        return 1.0
+
+    def article_page(self, text: str, url: str):
+        article = extract(text, url, self.profile)
+        if article.ok:
+            try:
+                article.url = canonical(url)
+            except UrlError:
+                pass
+        return article

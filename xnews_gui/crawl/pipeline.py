@@ -1,0 +1,203 @@
+"""The item pipeline: the crawl's one batching stage.
+
+Worker threads download and parse; everything they produce for the sink goes through
+this stage's queue: extracted articles, page-log rows, extraction failures and image
+records. One thread takes what is queued (up to ``BATCH`` articles, waiting at most
+``GATHER_S`` for company), classifies the articles of the batch in one call
+(``predict_many``) and hands the whole batch to the sink in one call
+(``write_batch``: one transaction). Only then is each article's page reported back
+(``on_stored``): the engine marks a page done once its article is stored, so a
+``kill -9`` loses nothing. The sink is only ever called from this thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .frontier import Request
+
+log = logging.getLogger(__name__)
+
+BATCH = 64
+GATHER_S = 0.05
+
+
+@dataclass(slots=True)
+class PageItem:
+    """A fetched page on its way through the pipeline (``article`` set for an extracted article)."""
+
+    req: Request
+    url: str  # after redirects
+    status: int
+    content_type: str
+    encoding: str
+    raw_path: str
+    article: object = None
+    section: str | None = None
+    category: str | None = None
+    confidence: float | None = None
+
+
+class ModelSource:
+    """The classifier, or a loader (a callable without ``predict``) run in the background, so
+    the first pages are fetched while the model loads. ``get()`` waits for it."""
+
+    def __init__(self, classifier, on_error: Callable[[str], None]):
+        self._on_error = on_error
+        self._model = None
+        self._ready = threading.Event()
+        if classifier is None or hasattr(classifier, "predict"):
+            self._model = classifier
+            self._ready.set()
+        else:
+            self._loader = classifier
+            threading.Thread(target=self._load, name="xnews-model-load", daemon=True).start()
+
+    def _load(self) -> None:
+        try:
+            self._model = self._loader()
+        except Exception as exc:  # a broken model must not stop the crawl
+            self._on_error(f"topic model not usable ({exc.__class__.__name__}: {exc}); articles get their section's topic")
+        finally:
+            self._ready.set()
+
+    @property
+    def present(self) -> bool:
+        return not self._ready.is_set() or self._model is not None
+
+    def get(self):
+        self._ready.wait()
+        return self._model
+
+
+def classify(model, items: list[PageItem], on_error: Callable[[str, str], None]) -> None:
+    """Fill each item's category and confidence: the model's, else the section's topic."""
+    for item in items:
+        item.category, item.confidence = item.section, None
+    if model is None or not items:
+        return
+    texts = ["\n".join(filter(None, (a.title, a.summary, a.body_text))) for a in (i.article for i in items)]
+    try:
+        many = getattr(model, "predict_many", None)
+        predictions = many(texts) if many is not None else [model.predict(t) for t in texts]
+    except Exception as exc:
+        on_error(items[0].url, f"{exc.__class__.__name__}: {exc}")
+        return
+    for item, (label, confidence) in zip(items, predictions):
+        item.category, item.confidence = label, float(confidence)
+
+
+class ItemPipeline:
+    def __init__(self, sink, model: ModelSource, *, on_stored: Callable[[PageItem, object], None],
+                 on_error: Callable[[str, str, str], None], max_articles_queued: int = 4 * BATCH):
+        self.sink = sink
+        self.model = model
+        self.on_stored = on_stored
+        self.on_error = on_error
+        # only articles are bounded (they are big; and the stage itself queues page rows)
+        self._article_slots = threading.Semaphore(max_articles_queued)
+        self._q: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="xnews-crawl-pipeline", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def article(self, item: PageItem) -> None:
+        """Queue an extracted article (blocks while the stage is behind: back-pressure)."""
+        self._article_slots.acquire()
+        self._q.put(("article", item))
+
+    def page(self, url, status, encoding="", content_type="", raw_path="", kind="", error="") -> None:
+        self._q.put(("page", (url, status, encoding, content_type, raw_path, kind, error)))
+
+    def failure(self, url: str, reason: str) -> None:
+        self._q.put(("failure", (url, reason)))
+
+    def image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0, error: str = "") -> None:
+        self._q.put(("image", (url, sha256, content_type, size, error)))
+
+    def close(self) -> None:
+        """Finish what is queued, then end the stage."""
+        self._q.put(None)
+        self._thread.join()
+
+    # --- the stage's thread ----------------------------------------------------------
+    def _run(self) -> None:
+        closing = False
+        while not closing:
+            batch: dict[str, list] = {"article": [], "page": [], "failure": [], "image": []}
+            entry = self._q.get()
+            until = time.monotonic() + GATHER_S
+            while True:
+                if entry is None:
+                    closing = True
+                    break
+                batch[entry[0]].append(entry[1])
+                if len(batch["article"]) >= BATCH:
+                    break
+                try:
+                    entry = self._q.get(timeout=max(0.0, until - time.monotonic()))
+                except queue.Empty:
+                    break
+            try:
+                self._process(batch)
+            except Exception as exc:  # a bug must not stop the stage; record it
+                log.exception("crawl pipeline failure")
+                for item in batch["article"]:
+                    self._over(item, exc)
+                    self._article_slots.release()
+        for name in ("flush", "release"):  # release: this thread is done with the sink
+            call = getattr(self.sink, name, None)
+            if call is not None:
+                try:
+                    call()
+                except Exception as exc:
+                    log.exception("crawl pipeline: sink.%s failed", name)
+                    self.on_error("", "store", f"{exc.__class__.__name__}: {exc}")
+
+    def _process(self, batch: dict[str, list]) -> None:
+        items = batch["article"]
+        if items:
+            classify(self.model.get() if self.model.present else None, items,
+                     lambda url, msg: self.on_error(url, "classifier", msg))
+        rows = [(i.article, i.category, i.confidence, i.section) for i in items]
+        outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"])
+        for item, outcome in zip(items, outcomes):
+            self._over(item, outcome)
+            self._article_slots.release()
+
+    def _over(self, item: PageItem, outcome) -> None:
+        try:
+            self.on_stored(item, outcome)
+        except Exception as exc:  # a bug must not stop the stage; record it
+            log.exception("crawler failure on %s", item.req.url)
+            self.on_error(item.req.url, "internal", f"{exc.__class__.__name__}: {exc}")
+
+
+def write(sink, articles: list, pages: list, failures: list, images: list) -> list:
+    """Everything of one batch to the sink: in one call when it has ``write_batch``, else one
+    call per row. Returns, per article, (id, created) or the exception storing it raised."""
+    batch = getattr(sink, "write_batch", None)
+    if batch is not None:
+        try:
+            return list(batch(articles, pages, failures, images))
+        except Exception as exc:  # the transaction failed: nothing of it is stored
+            return [exc] * len(articles)
+    for row in pages:
+        sink.record_page(*row)
+    for row in failures:
+        sink.record_failure(*row)
+    for row in images:
+        sink.record_image(*row)
+    out: list = []
+    for row in articles:
+        try:
+            out.append(sink.store_article(*row))
+        except Exception as exc:
+            out.append(exc)
+    return out
