@@ -64,6 +64,7 @@ class Crawler:
         self.image_root = opts.image_dir or getattr(sink, "image_root", None)
         self.traps = TrapGuard(max_pages_per_host=opts.max_pages_per_host, max_path_repeats=opts.max_path_repeats,
                                max_query_params=opts.max_query_params, max_query_variants=opts.max_query_variants,
+                               max_list_pages_per_pattern=opts.max_list_pages_per_pattern,
                                max_url_length=opts.max_url_length)
 
         self._cond = threading.Condition()

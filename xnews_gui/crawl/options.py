@@ -42,6 +42,7 @@ class CrawlOptions:
     max_path_repeats: int = 3  # the same path segment this many times: a loop of relative links
     max_query_params: int = 12
     max_query_variants: int = 1_000  # distinct query strings on one path
+    max_list_pages_per_pattern: int = 500  # list pages whose URLs differ only in their numbers (a calendar)
 
     def agent(self) -> str:
         return f"{self.user_agent}; +{self.contact}" if self.contact else self.user_agent

@@ -16,12 +16,11 @@ from collections import Counter
 from urllib.parse import urlsplit
 
 _DIGITS = re.compile(r"\d+")
-MAX_LIST_PAGES_PER_PATTERN = 500  # list pages whose URLs differ only in their numbers
 
 
 class TrapGuard:
     def __init__(self, *, max_pages_per_host: int = 50_000, max_path_repeats: int = 3, max_query_params: int = 12,
-                 max_query_variants: int = 1_000, max_list_pages_per_pattern: int = MAX_LIST_PAGES_PER_PATTERN,
+                 max_query_variants: int = 1_000, max_list_pages_per_pattern: int = 500,
                  max_url_length: int = 2048):
         self.max_pages_per_host = max_pages_per_host
         self.max_path_repeats = max_path_repeats

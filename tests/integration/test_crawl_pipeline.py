@@ -1,0 +1,89 @@
+"""The item pipeline: articles classified in batches by a model loaded while the crawl starts;
+images fetched only from http(s) URLs resolved against the article's own URL."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from .crawl_helpers import Site, html, list_page, make_profile
+
+from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
+
+
+class _BatchModel:
+    def __init__(self):
+        self.batches: list[int] = []
+        self.threads: set[str] = set()
+
+    def predict(self, text):
+        raise AssertionError("the pipeline classifies in batches")
+
+    def predict_many(self, texts):
+        self.batches.append(len(texts))
+        self.threads.add(threading.current_thread().name)
+        return [("Thể thao" if "bóng" in t else "Kinh tế", 0.9) for t in texts]
+
+
+def _article(n: int) -> tuple:
+    topic = "bóng đá" if n % 2 else "chứng khoán"
+    return html(f"<h1 class='title'>Bài {n}</h1><div class='body'><p>Tin {topic} số {n}.</p></div>")
+
+
+def test_articles_are_classified_in_batches_by_a_model_loaded_in_the_background(tmp_path):
+    routes = {"/": list_page([f"/a{n}.htm" for n in range(40)])}
+    routes.update({f"/a{n}.htm": _article(n) for n in range(40)})
+    model = _BatchModel()
+    loads = []
+
+    def loader():  # a slow load: the crawl fetches meanwhile
+        loads.append(time.monotonic())
+        time.sleep(0.3)
+        return model
+
+    sink = MemorySink()
+    with Site(routes) as site:
+        started = time.monotonic()
+        summary = Crawler(make_profile(site.url + "/", concurrency=4), sink, state_dir=tmp_path,
+                          options=CrawlOptions(fetch_images=False), classifier=loader).run()
+        first_article_fetched = min(t for t, p, _ in site.log if p.startswith("/a"))
+    assert summary["articles"] == 40 and len(loads) == 1
+    assert first_article_fetched - started < 0.3  # pages were fetched while the model loaded
+    assert sum(model.batches) == 40 and len(model.batches) < 40
+    assert model.threads == {"xnews-crawl-pipeline"}
+    by_title = {a["article"].title: a["category"] for a in sink.articles}
+    assert by_title["Bài 1"] == "Thể thao" and by_title["Bài 2"] == "Kinh tế"
+
+
+def test_a_broken_model_loader_leaves_the_section_topic(tmp_path):
+    routes = {"/": list_page(["/a1.htm"]), "/a1.htm": _article(1)}
+    events = []
+
+    def loader():
+        raise ValueError("not a model")
+
+    sink = MemorySink()
+    with Site(routes) as site:
+        summary = Crawler(make_profile(site.url + "/"), sink, state_dir=tmp_path, classifier=loader,
+                          options=CrawlOptions(fetch_images=False), on_event=events.append).run()
+    assert summary["articles"] == 1 and sink.articles[0]["confidence"] is None
+    assert any("not a model" in e.data.get("message", "") for e in events if e.kind == "log")
+
+
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"
+       b"\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+
+
+def test_a_base_href_in_the_body_does_not_move_images_to_another_host(tmp_path):
+    with Site({}) as other:
+        body = (f"<h1 class='title'>Ảnh</h1><div class='body'><base href='{other.url}/'>"
+                "<p>Có ảnh <img src='pic.png'> <img src='javascript:alert(1)'> <img src='file:///etc/passwd'></p></div>")
+        routes = {"/": list_page(["/news/a1.htm"]), "/news/a1.htm": html(body),
+                  "/news/pic.png": (200, {"Content-Type": "image/png"}, PNG)}
+        sink = MemorySink(image_root=tmp_path / "images")
+        with Site(routes) as site:
+            summary = Crawler(make_profile(site.url + "/"), sink, state_dir=tmp_path).run()
+    assert summary["articles"] == 1 and summary["images"] == 1
+    assert other.paths() == []  # the other host was never asked for anything
+    assert [i["url"] for i in sink.images] == [site.url + "/news/pic.png"]
+    assert "/news/pic.png" in site.paths()
