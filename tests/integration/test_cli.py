@@ -122,7 +122,54 @@ def test_extract_refuses_a_non_html_response(cli):
     finally:
         server.shutdown()
         server.server_close()
-    assert code == 2 and "is not an HTML page (Content-Type: application/pdf)" in err
+    assert code == 2 and "is not an HTML page (not HTML: application/pdf)" in err
+
+
+class _Recording(BaseHTTPRequestHandler):
+    """/a.htm: a small article page; /moved: a redirect to it; /big: over the crawler's page cap."""
+
+    seen: list = []
+
+    def do_GET(self):
+        type(self).seen.append((self.path, dict(self.headers)))
+        if self.path == "/moved":
+            self.send_response(302)
+            self.send_header("Location", "/a.htm")
+            self.end_headers()
+            return
+        from xnews_gui.crawl.fetcher import FetchLimits
+
+        body = (b"<html><body><h1 class='article-title'>Tin nhanh</h1><div class='article-body'><p>"
+                + (b"x" * (FetchLimits().max_bytes + 1) if self.path == "/big" else b"Noi dung") + b"</p></div>")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
+
+
+def test_extract_url_fetches_as_the_crawler_does(cli):
+    from xnews_gui.crawl.engine import DEFAULT_USER_AGENT
+
+    _Recording.seen = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Recording)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        code, out, err = cli("extract", "--profile", "demo", base + "/moved")
+        big = cli("extract", "--profile", "demo", base + "/big")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert json.loads(out)["title"] == "Tin nhanh", err  # the redirect was followed
+    (first, headers), (second, _) = _Recording.seen[:2]
+    assert (first, second) == ("/moved", "/a.htm")
+    assert headers["User-Agent"] == DEFAULT_USER_AGENT  # the crawler's, not a second one
+    assert headers["Accept-Encoding"] == "gzip, deflate" and headers["Accept"].startswith("text/html")
+    assert big[0] == 2 and "cannot fetch" in big[2] and "cap" in big[2]  # the crawler's size cap
 
 
 def test_extract_refuses_other_schemes(cli):

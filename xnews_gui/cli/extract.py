@@ -6,13 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-import requests
-
-from .. import __version__
 from ..core.files import MAX_PAGE_BYTES, read_file
 from .common import CliError, profile_argument
-
-MAX_FETCH_BYTES = 10 * 1024 * 1024
 
 
 def register(sub) -> None:
@@ -23,29 +18,15 @@ def register(sub) -> None:
     x.set_defaults(func=cmd_extract, needs_db=True)
 
 
-def fetch(url: str, timeout: float = 20.0) -> tuple[bytes, str]:
-    """GET an HTML page (http/https only, size-capped); (body, content type)."""
-    from ..core.urls import UrlError, canonical
+def fetch(url: str) -> tuple[bytes, str]:
+    """GET an HTML page as the crawler would (services.pages); (body, content type)."""
+    from ..services.pages import PageError, fetch_page
 
     try:
-        canonical(url)
-    except UrlError as exc:
+        body, ctype, _ = fetch_page(url)
+    except PageError as exc:
         raise CliError(str(exc)) from None
-    try:
-        with requests.get(url, timeout=timeout, stream=True,
-                          headers={"User-Agent": f"XNews/{__version__} (+offline news reader)"}) as resp:
-            resp.raise_for_status()
-            ctype = resp.headers.get("Content-Type", "")
-            if ctype and "html" not in ctype.lower() and "xml" not in ctype.lower():
-                raise CliError(f"{url} is not an HTML page (Content-Type: {ctype})")
-            body = b""
-            for chunk in resp.iter_content(65536):
-                body += chunk
-                if len(body) > MAX_FETCH_BYTES:
-                    raise CliError(f"{url} is larger than {MAX_FETCH_BYTES // (1024 * 1024)} MB")
-            return body, ctype
-    except requests.RequestException as exc:
-        raise CliError(f"cannot fetch {url}: {exc}") from None
+    return body, ctype
 
 
 def cmd_extract(args) -> int:

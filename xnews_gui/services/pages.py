@@ -1,0 +1,34 @@
+"""One page fetched the way the crawler fetches it (for `extract URL` and a profile's self-test URL).
+
+The crawler's ``Fetcher``: the same user agent, headers, size cap, content-type rules,
+redirect limit and retries; robots.txt and the profile's scope are the crawl's business,
+not a page the user names.
+"""
+
+from __future__ import annotations
+
+from ..core.urls import UrlError, canonical
+from ..crawl.engine import DEFAULT_USER_AGENT
+from ..crawl.fetcher import Fetcher, FetchError
+
+
+class PageError(RuntimeError):
+    """A page that could not be fetched as HTML: one line for the user."""
+
+
+def fetch_page(url: str, user_agent: str = DEFAULT_USER_AGENT) -> tuple[bytes, str, str]:
+    """GET an HTML page: (body, content type, URL after redirects); PageError when it can't."""
+    try:
+        canonical(url)
+    except UrlError as exc:
+        raise PageError(str(exc)) from None
+    fetcher = Fetcher(user_agent, pool_size=1)
+    try:
+        result = fetcher.fetch(url, accept="html")
+    except FetchError as exc:
+        if exc.kind == "content_type":
+            raise PageError(f"{url} is not an HTML page ({exc})") from None
+        raise PageError(f"cannot fetch {url}: {exc}") from None
+    finally:
+        fetcher.close()
+    return result.body, result.content_type, result.url
