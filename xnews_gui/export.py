@@ -8,6 +8,12 @@ html         one standalone file, images embedded as data: URIs
 epub         an EPUB 3 book, one chapter per article, images inside
 Images come from the local cache (the store's image index and folder); an image
 that is not cached is left out rather than fetched.
+
+Exported text is untrusted page text: control characters are dropped (the XML
+formats stay valid XML) and CSV cells that a spreadsheet would run as a formula
+(starting with = + - @ TAB CR) are quoted, as OWASP advises. A file is written
+only to a regular file, through ``<name>.part``, every write and the final flush
+checked; a ``.part`` left by a killed export is removed by the next one.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 import base64
 import csv
 import json
+import os
+import stat
 import uuid
 import zipfile
 from datetime import datetime, timezone
@@ -28,6 +36,7 @@ import lxml.html
 from lxml import etree
 
 from .core.sanitize import sanitize_html
+from .core.text import strip_control_chars
 
 FORMATS = {
     "jsonl": "JSON Lines (*.jsonl)",
@@ -57,9 +66,16 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
         raise ExportError(f"{out} is a folder: give the name of the file to write")
     if not out.parent.is_dir():
         raise ExportError(f"cannot write {out}: the folder {out.parent} does not exist")
+    tmp = out.with_name(out.name + ".part")
+    for path in (out, tmp):
+        _only_regular(path)
+    try:
+        tmp.unlink(missing_ok=True)  # left by an export that was killed
+    except OSError as exc:
+        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
     if image_lookup is None:
         image_lookup = cached_image_lookup(store) if store is not None else (lambda _url: None)
-    tmp = out.with_name(out.name + ".part")
+    articles = [clean_article(a) for a in articles]
     try:
         if fmt == "jsonl":
             _jsonl(articles, tmp)
@@ -73,6 +89,8 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
             _html(articles, tmp, title, image_lookup)
         else:
             _epub(articles, tmp, title, image_lookup)
+        _sync(tmp)
+        _only_regular(out)  # still: it may have been replaced while we wrote
         tmp.replace(out)
     except OSError as exc:
         raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
@@ -82,6 +100,43 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
         except OSError:
             pass
     return out
+
+
+def _only_regular(path: Path) -> None:
+    """Refuse a target that exists and is not a regular file: a device, a pipe, a socket."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise ExportError(f"cannot write {path}: it is not a regular file (a device, a pipe or a socket); "
+                          "exports are written to regular files only")
+
+
+def _sync(path: Path) -> None:
+    """Flush the written file to the disk: a full disk or a quota shows up here, not after the rename."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def clean_article(a: dict) -> dict:
+    """The article with control characters dropped from every text value."""
+    return {k: strip_control_chars(v) if isinstance(v, str) else v for k, v in a.items()}
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A cell a spreadsheet shows as text: one starting like a formula gets a leading apostrophe (OWASP)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 def cached_image_lookup(store) -> ImageLookup:
@@ -103,14 +158,15 @@ def cached_image_lookup(store) -> ImageLookup:
 # --- data -------------------------------------------------------------------------------
 def write_jsonl(articles, stream) -> None:
     for a in articles:
-        stream.write(json.dumps(a, ensure_ascii=False, default=str) + "\n")
+        stream.write(json.dumps(clean_article(a), ensure_ascii=False, default=str) + "\n")
 
 
 def write_csv(articles, stream) -> None:
     writer = csv.DictWriter(stream, fieldnames=CSV_COLUMNS, extrasaction="ignore")
     writer.writeheader()
     for a in articles:
-        writer.writerow({k: a.get(k, "") for k in CSV_COLUMNS})
+        a = clean_article(a)
+        writer.writerow({k: csv_cell(a.get(k, "")) for k in CSV_COLUMNS})
 
 
 def _jsonl(articles, path: Path) -> None:

@@ -88,10 +88,17 @@ def cmd_export(args) -> int:
             export_articles(articles, args.format, Path(args.output), args.store)
         except ExportError as exc:
             raise CliError(str(exc)) from None
-    elif args.format == "jsonl":
-        write_jsonl(articles, sys.stdout)
-    elif args.format == "csv":
-        write_csv(articles, sys.stdout)
+    elif args.format in ("jsonl", "csv"):
+        try:
+            (write_jsonl if args.format == "jsonl" else write_csv)(articles, sys.stdout)
+            sys.stdout.flush()  # a full disk shows here at the latest: never "exported" after a failed write
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+            raise CliError(f"cannot write the export to standard output: {exc.strerror or exc}") from None
     else:
         raise CliError(f"--format {args.format} writes a file: add -o FILE")
     print(f"exported {len(articles)} article(s)", file=sys.stderr)

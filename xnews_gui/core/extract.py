@@ -15,7 +15,8 @@ from .dates import parse_date
 from .profile import FIELDS, Profile
 from .rules import Rule, RuleError, element_text, normalize_space, parse_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
-from .urls import absolute
+from .text import strip_control_chars
+from .urls import absolute, is_allowed_scheme
 
 
 @dataclass
@@ -27,7 +28,7 @@ class Article:
     body_html: str = ""
     body_text: str = ""
     author: str = ""
-    date: str = ""  # ISO 8601 when it could be parsed, else the page's text
+    date: str = ""  # ISO 8601, or "" when the page's date could not be read
     images: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # "field: reason" for each failed required field
     multiple: list = field(default_factory=list)  # fields whose rule matched more than once
@@ -59,6 +60,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
         text = decode_html(html, content_type)[0]
     else:
         text = html
+    text = strip_control_chars(text)  # a raw \x01 in a title breaks every XML export downstream
     doc = parse_html(text, url)
     article = Article(url=url)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
@@ -81,9 +83,12 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
             article.errors.append(f"{name}: required field is empty (rule {_describe(rule)} matched nothing)")
     if "image" not in profile.fields:
         article.image = _meta(doc, "og:image") or (article.images[0] if article.images else "")
+    # against the page's own URL (never a <base href>), and only http(s): javascript:, file:, data: dropped
     article.image = absolute(url, article.image) if article.image else ""
+    if article.image and not is_allowed_scheme(article.image):
+        article.image = ""
     if article.date:
-        article.date = parse_date(article.date) or article.date
+        article.date = parse_date(article.date) or ""  # ISO or nothing: never the page's raw text
     return article
 
 

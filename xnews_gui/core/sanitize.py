@@ -51,6 +51,9 @@ def prepare(fragment_el, base_url: str | None) -> None:
                 img.set("src", real)
             else:
                 img.attrib.pop("src", None)
+    for base in list(fragment_el.iter("base")):  # lxml honours a <base href> even with resolve_base_href=False
+        if base is not fragment_el:
+            base.drop_tree()
     if base_url:
         # a <base> inside the fragment must not move its links elsewhere: lxml's make_links_absolute
         # applies it even with resolve_base_href=False (its rewrite_links resolves by default)

@@ -176,3 +176,14 @@ class Analyzer:
 
     def __repr__(self) -> str:
         return f"Analyzer(bigrams={self.bigrams}, segment={self.segment})"
+
+
+# --- control characters -------------------------------------------------------------
+# C0 controls but TAB, LF and CR; DEL and the C1 controls; lone surrogates; the non-characters
+# U+FFFE/U+FFFF: none is text, none may appear in XML 1.0, and surrogates cannot even be encoded
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def strip_control_chars(text: str) -> str:
+    """``text`` without control characters (TAB, LF and CR are kept)."""
+    return _CONTROLS.sub("", text) if text else text
