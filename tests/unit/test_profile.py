@@ -23,7 +23,7 @@ def test_demo_profile_round_trips_through_json():
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda d: d.update(schema=2), "unsupported schema version 2"),
+        (lambda d: d.update(schema=3), "unsupported schema version 3"),
         (lambda d: d.pop("schema"), "unsupported schema version None"),
         (lambda d: d["fields"]["title"].update(selector="h1[["), "fields.title: invalid CSS selector 'h1[['"),
         (lambda d: d["fields"]["author"].update(kind="xpath", selector="//div[@"), "fields.author: invalid XPath"),

@@ -14,6 +14,7 @@ from lxml import etree
 from .dates import parse_date
 from .profile import FIELDS, Profile
 from .rules import Rule, RuleError, element_text, normalize_space, parse_html
+from .maintext import main_text_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from .text import strip_control_chars
 from .urls import absolute, is_allowed_scheme
@@ -32,6 +33,8 @@ class Article:
     images: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # "field: reason" for each failed required field
     multiple: list = field(default_factory=list)  # fields whose rule matched more than once
+    checks: dict = field(default_factory=dict)  # field -> why its value does not fit its content profile ([] = fits)
+    fallbacks: list = field(default_factory=list)  # "body: fallback (...)" when a field came from outside its rules
 
     @property
     def ok(self) -> bool:
@@ -53,7 +56,14 @@ class Article:
 
 
 def extract(html, url: str, profile: Profile, content_type: str | None = None) -> Article:
-    """Apply the profile's field rules to one article page."""
+    """Apply the profile's field chains to one article page.
+
+    Each field's rules are tried in order; the first value that fits the field's
+    content profile wins (without a content profile: the first non-empty one).
+    When none fits, the first non-empty value is kept and ``checks`` says why it
+    failed. A body that nothing fills comes from the main-text extractor, and
+    ``fallbacks`` says so.
+    """
     if isinstance(html, bytes):
         from .encoding import decode_html
 
@@ -66,21 +76,22 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
     # removed byline can still be the author
     for name in sorted(FIELDS, key=lambda f: f == "body"):
-        rule = profile.fields.get(name)
-        try:
-            if name == "body":
-                _drop(doc, profile.remove)
-                _extract_body(article, rule, doc, text, url, profile.remove)
-            elif rule is not None:
-                values = _values(rule, doc, text, url)
-                if len(values) > 1 and name != "body":
-                    article.multiple.append(name)
-                setattr(article, name, values[0] if values else "")
-        except RuleError as exc:
-            article.errors.append(f"{name}: {exc}")
-            continue
-        if rule is not None and rule.required and not article.value(name):
-            article.errors.append(f"{name}: required field is empty (rule {_describe(rule)} matched nothing)")
+        rules = profile.rules_for(name)
+        chain = profile.chains.get(name)
+        expect = chain.expect if chain else None
+        anchor_value = _anchor_value(expect, doc) if expect else ""
+        if name == "body":
+            _drop(doc, profile.remove)
+        value, problems, error = _first_plausible(article, name, rules, doc, text, url, profile.remove, expect,
+                                                  anchor_value)
+        if name == "body" and expect is not None and problems:  # only profiles that say what a body looks like
+            value, problems = _body_fallback(article, text, url, expect, value, problems)
+        if error and not value:
+            article.errors.append(f"{name}: {error}")
+        elif rules and rules[0].required and not value:
+            article.errors.append(f"{name}: required field is empty (rule {_describe(rules[0])} matched nothing)")
+        if expect is not None:
+            article.checks[name] = problems if value else ["empty"]
     if "image" not in profile.fields:
         article.image = _meta(doc, "og:image") or (article.images[0] if article.images else "")
     # against the page's own URL (never a <base href>), and only http(s): javascript:, file:, data: dropped
@@ -92,8 +103,75 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
     return article
 
 
+def _first_plausible(article, name, rules, doc, text, url, remove, expect, anchor_value):
+    """Set the field from the first rule whose value fits; returns (value, problems, error)."""
+    first = None  # (value, problems, candidate) of the first non-empty one
+    error = ""
+    for rule in rules:
+        try:
+            if name == "body":
+                candidate = _body_candidate(rule, doc, text, url, remove)
+                value = candidate[1]
+            else:
+                values = _values(rule, doc, text, url)
+                candidate = values
+                value = values[0] if values else ""
+        except RuleError as exc:
+            error = error or str(exc)
+            continue
+        if not value:
+            continue
+        problems = expect.problems(value, anchor_value) if expect else []
+        if first is None:
+            first = (value, problems, candidate)
+        if not problems:
+            _set(article, name, candidate)
+            return value, [], ""
+    if first is None:
+        return "", ["empty"], error
+    _set(article, name, first[2])
+    return first[0], first[1], ""
+
+
+def _set(article, name, candidate) -> None:
+    if name == "body":
+        article.body_html, article.body_text, article.images = candidate
+        return
+    if len(candidate) > 1:
+        article.multiple.append(name)
+    setattr(article, name, candidate[0])
+
+
+def _body_fallback(article, text, url, expect, value, problems):
+    html = sanitize_html(main_text_html(text, url), url)
+    root = _fragment(html)
+    if root is None:
+        return value, problems
+    images = element_image_urls(root)
+    body_text = _element_to_text(root)
+    new_problems = expect.problems(body_text) if expect else []
+    better = body_text and (not value or not new_problems or len(body_text) > 2 * len(value))
+    if not better:
+        return value, problems
+    article.body_html, article.body_text, article.images = html, body_text, images
+    article.fallbacks.append("body: fallback (main-text extractor; the profile's body rules found nothing plausible)")
+    return body_text, new_problems
+
+
+def _anchor_value(expect, doc) -> str:
+    if not expect or not expect.anchor:
+        return ""
+    kind, _, selector = expect.anchor.partition(":")
+    rule = Rule(kind=kind, selector=selector, take="attr:content" if kind == "css" else "text")
+    try:
+        values = rule.apply(doc)
+    except RuleError:
+        return ""
+    return next((v for v in values if v), "")
+
+
 def _values(rule: Rule, doc, text: str, url: str) -> list[str]:
-    if rule.kind in ("css", "xpath"):
+    if rule.kind in ("css", "xpath", "jsonld"):
         values = rule.apply(doc, url)
     else:
         values = rule.apply(text, url)
@@ -102,29 +180,27 @@ def _values(rule: Rule, doc, text: str, url: str) -> list[str]:
     return [v for v in values if v]
 
 
-def _extract_body(article: Article, rule: Rule | None, doc, text: str, url: str, remove) -> None:
-    if rule is None:
-        return
+def _body_candidate(rule: Rule, doc, text: str, url: str, remove) -> tuple[str, str, list]:
+    """(sanitised body HTML, its text, its images) that one rule gives."""
     if rule.kind in ("css", "xpath"):
         elements = rule.select(doc)
         if rule.take == "text":
-            html = "".join(f"<p>{escape(element_text(el))}</p>" for el in elements)
-            article.body_html = sanitize_html(html, url)
+            body_html = sanitize_html("".join(f"<p>{escape(element_text(el))}</p>" for el in elements), url)
         else:  # sanitize_html of the outer HTML, without a re-parse
-            article.body_html = sanitize_elements([_copy(el) for el in elements], url)
+            body_html = sanitize_elements([_copy(el) for el in elements], url)
+    elif rule.kind == "jsonld":
+        paragraphs = [p for v in rule.apply(doc, url) for p in v.split("\n") if p.strip()]
+        body_html = sanitize_html("".join(f"<p>{escape(p)}</p>" for p in paragraphs), url)
     else:
         html = "".join(rule.with_(take="html").apply(text, url))
         if html and remove:
             html = _drop_in_fragment(html, remove)
-        article.body_html = sanitize_html(html, url)
+        body_html = sanitize_html(html, url)
     # the sanitised HTML is parsed once for both its text and its images
-    root = _fragment(article.body_html)
+    root = _fragment(body_html)
     if root is None:
-        article.body_text = html_to_text(article.body_html)
-        article.images = image_urls(article.body_html)
-    else:
-        article.images = element_image_urls(root)
-        article.body_text = _element_to_text(root)
+        return body_html, html_to_text(body_html), image_urls(body_html)
+    return body_html, _element_to_text(root), element_image_urls(root)
 
 
 _BLOCKS = {"p", "div", "li", "h2", "h3", "h4", "h5", "h6", "blockquote", "figcaption", "tr", "pre", "br", "figure"}

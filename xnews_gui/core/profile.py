@@ -12,10 +12,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .patterns import PatternError, check_pattern, compile_pattern
+from .chain import FieldChain, field_from_dict, field_to_dict
 from .rules import Rule, RuleError
 from .urls import ALLOWED_SCHEMES, is_allowed_scheme
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READS_SCHEMAS = (1, 2)  # version 1 (one rule per field) is migrated on read
 FIELDS = ("title", "summary", "image", "body", "author", "date")
 DISCOVERY = ("sitemap", "feeds", "links")  # where article URLs come from (a profile lists them in order)
 STRATEGIES = ("bfs", "dfs", "random", "best_first", "importance", "pagerank", "focused")
@@ -156,7 +158,7 @@ class Profile:
     allowed_domains: tuple[str, ...] = ()
     articles: LinkRule | None = None
     lists: LinkRule | None = None
-    fields: dict = field(default_factory=dict)  # field name -> Rule
+    fields: dict = field(default_factory=dict)  # field name -> its first Rule
     remove: tuple[Rule, ...] = ()
     crawl: CrawlSettings = field(default_factory=CrawlSettings)
     self_test: SelfTest | None = None
@@ -165,6 +167,15 @@ class Profile:
     discovery: tuple[str, ...] = ("links",)
     sitemaps: tuple[str, ...] = ()  # known sitemap URLs (robots.txt's Sitemap: lines are read too)
     feeds: tuple[str, ...] = ()  # known RSS/Atom feed URLs (the start pages' announced feeds are read too)
+    chains: dict = field(default_factory=dict)  # field name -> FieldChain (fallbacks, anchors, expect, fingerprint)
+
+    def rules_for(self, name: str) -> tuple[Rule, ...]:
+        """The field's whole chain, in the order it is tried: rules, then metadata anchors."""
+        first = self.fields.get(name)
+        if first is None:
+            return ()
+        chain = self.chains.get(name)
+        return (first,) if chain is None else (first, *chain.fallbacks, *chain.anchors)
 
     # --- JSON ------------------------------------------------------------
     @classmethod
@@ -182,10 +193,10 @@ class Profile:
         name = data.get("name")
         label = f"profile {name!r}" if isinstance(name, str) else "profile"
         version = data.get("schema")
-        if version != SCHEMA_VERSION:
+        if version not in READS_SCHEMAS or isinstance(version, bool):
             raise ProfileError(
-                f"{label}: unsupported schema version {version!r} (this XNews reads version {SCHEMA_VERSION}); "
-                "export it again from a matching XNews or update the 'schema' key"
+                f"{label}: unsupported schema version {version!r} (this XNews reads versions "
+                f"{' and '.join(map(str, READS_SCHEMAS))}); export it again from a matching XNews or update the 'schema' key"
             )
         known = {"schema", "name", "start_urls", "allowed_domains", "links", "fields", "remove",
                  "crawl", "self_test", "topics", "description", "discovery", "sitemaps", "feeds"}
@@ -211,11 +222,15 @@ class Profile:
             raw_fields = data.get("fields", {})
             if not isinstance(raw_fields, dict):
                 raise RuleError("fields: expected an object mapping field names to rules")
-            fields = {}
+            fields, chains = {}, {}
             for fname, raw in raw_fields.items():
                 if fname not in FIELDS:
                     raise RuleError(f"fields: unknown field {fname!r} (known: {', '.join(FIELDS)})")
-                fields[fname] = Rule.from_dict(raw, f"fields.{fname}")
+                if version == 1 and isinstance(raw, dict) and "rules" in raw:
+                    raise RuleError(f"fields.{fname}: rule chains need schema 2")
+                fields[fname], chain = field_from_dict(raw, f"fields.{fname}")
+                if chain is not None:
+                    chains[fname] = chain
             raw_remove = data.get("remove", [])
             if not isinstance(raw_remove, list):
                 raise RuleError("remove: expected a list of rules")
@@ -240,7 +255,8 @@ class Profile:
         return cls(name=name, start_urls=start_urls, allowed_domains=domains, articles=articles,
                    lists=lists, fields=fields, remove=remove, crawl=crawl, self_test=self_test,
                    topics=topics, description=description if isinstance(description, str) else "",
-                   discovery=discovery, sitemaps=sitemaps, feeds=feeds)
+                   discovery=discovery, sitemaps=sitemaps, feeds=feeds,
+                   chains=chains)
 
     def to_dict(self) -> dict:
         out: dict = {"schema": SCHEMA_VERSION, "name": self.name}
@@ -260,7 +276,7 @@ class Profile:
             out["sitemaps"] = list(self.sitemaps)
         if self.feeds:
             out["feeds"] = list(self.feeds)
-        out["fields"] = {k: self.fields[k].to_dict() for k in FIELDS if k in self.fields}
+        out["fields"] = {k: field_to_dict(self.fields[k], self.chains.get(k)) for k in FIELDS if k in self.fields}
         if self.remove:
             out["remove"] = [r.to_dict() for r in self.remove]
         out["crawl"] = self.crawl.to_dict()
@@ -276,13 +292,17 @@ class Profile:
     def with_(self, **changes) -> "Profile":
         return replace(self, **changes)
 
-    def with_field(self, name: str, rule: Rule | None) -> "Profile":
-        fields = dict(self.fields)
+    def with_field(self, name: str, rule: Rule | None, chain: FieldChain | None = None) -> "Profile":
+        """The profile with one field's rule replaced (its old chain goes: it described the old rule)."""
+        fields, chains = dict(self.fields), dict(self.chains)
+        chains.pop(name, None)
         if rule is None:
             fields.pop(name, None)
         else:
             fields[name] = rule
-        return replace(self, fields=fields)
+            if chain is not None and not chain.empty:
+                chains[name] = chain
+        return replace(self, fields=fields, chains=chains)
 
     def topic_for_url(self, url: str) -> str | None:
         for pattern, label in self.topics.items():

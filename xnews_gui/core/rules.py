@@ -18,7 +18,7 @@ from lxml import etree
 from .images import image_source
 from .patterns import PatternError, check_pattern, compile_pattern
 
-KINDS = ("css", "xpath", "regex", "markers")
+KINDS = ("css", "xpath", "regex", "markers", "jsonld")
 
 
 class RuleError(ValueError):
@@ -29,8 +29,8 @@ class RuleError(ValueError):
 class Rule:
     """One extraction rule.
 
-    kind      css | xpath | regex | markers
-    selector  the CSS selector, XPath expression or regular expression
+    kind      css | xpath | regex | markers | jsonld
+    selector  the CSS selector, XPath expression, regular expression or JSON-LD key
     start/end for ``markers``: literal HTML fragments; several alternatives allowed
     take      text | html | attr:NAME  (for regex/markers: the matched text/HTML)
     post      optional regular expression applied to each value (group 1 if any)
@@ -104,6 +104,12 @@ class Rule:
         if self.kind in ("regex", "markers"):
             text = html if isinstance(html, str) else to_text(html)
             values = _apply_text_rule(self, text)
+        elif self.kind == "jsonld":
+            from .metadata import jsonld_values
+
+            _compiled(self)
+            doc = html if isinstance(html, etree._Element) else parse_html(html, url)
+            values = jsonld_values(doc, self.selector)
         else:
             doc = html if isinstance(html, etree._Element) else parse_html(html, url)
             values = [take_value(el, self.take) for el in self.select(doc)]
@@ -175,6 +181,14 @@ def _compiled(rule: Rule):
         return None
     if not isinstance(rule.selector, str) or not rule.selector.strip():
         raise RuleError(f"empty {rule.kind} selector")
+    if rule.kind == "jsonld":
+        from .metadata import check_key
+
+        try:
+            check_key(rule.selector)
+        except ValueError as exc:
+            raise RuleError(str(exc)) from None
+        return None
     if rule.kind == "regex":
         try:
             return compile_pattern(rule.selector, re.S)

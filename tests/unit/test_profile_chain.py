@@ -1,0 +1,101 @@
+"""Profile schema 2: field chains (first plausible value wins), anchors, content profiles; v1 migrates."""
+
+import json
+
+import pytest
+
+from xnews_gui.core import maintext
+from xnews_gui.core.extract import extract
+from xnews_gui.core.profile import SCHEMA_VERSION, Profile, ProfileError
+
+from ..conftest import PROFILES
+
+TEMPLATE_A = """<html><head><title>A | Site</title></head><body>
+<h1 class="headline">{title}</h1><div class="story-text"><p>{body}</p></div></body></html>"""
+TEMPLATE_B = """<html><head><script type="application/ld+json">{{"@context": "https://schema.org",
+"@type": "NewsArticle", "headline": "{title}", "author": [{{"@type": "Person", "name": "Ann Lee"}}]}}</script>
+</head><body><nav><h1 class="headline">Site menu</h1></nav><article class="module"><h2 class="story-title">{title}</h2>
+<section class="article-body"><p>{body}</p></section></article></body></html>"""
+BODY = "A long paragraph about the council vote and what it means for the town. " * 6
+
+CHAINED = {
+    "schema": 2, "name": "two-templates", "start_urls": ["http://site.test/"],
+    "fields": {
+        "title": {"rules": [{"kind": "css", "selector": "h1.headline", "take": "text", "required": True},
+                            {"kind": "css", "selector": "h2.story-title", "take": "text"}],
+                  "anchors": [{"kind": "jsonld", "selector": "headline"}],
+                  "expect": {"chars": [10, 200], "words": [2, 30], "anchor": "jsonld:headline"}},
+        "author": {"rules": [{"kind": "css", "selector": "span.byline"}],
+                   "anchors": [{"kind": "jsonld", "selector": "author"}]},
+        "body": {"rules": [{"kind": "css", "selector": "div.story-text", "take": "html", "required": True},
+                           {"kind": "css", "selector": "section.article-body", "take": "html"}],
+                 "expect": {"chars": [100, 100000], "words": [20, 20000]}},
+    },
+}
+
+
+def test_v1_profile_migrates_on_read_and_is_written_as_schema_2():
+    v1 = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    v1["schema"] = 1
+    profile = Profile.from_dict(v1)
+    assert profile.fields["title"].selector == "h1.article-title"
+    out = profile.to_dict()
+    assert out["schema"] == SCHEMA_VERSION == 2
+    assert out["fields"]["title"]["rules"][0]["selector"] == "h1.article-title"
+    assert Profile.from_dict(out) == profile
+
+
+def test_chain_round_trips_and_keeps_every_rule():
+    profile = Profile.from_dict(CHAINED)
+    assert [r.selector for r in profile.rules_for("title")] == ["h1.headline", "h2.story-title", "headline"]
+    again = Profile.from_json(profile.to_json())
+    assert again == profile and again.chains["title"].expect.anchor == "jsonld:headline"
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(schema=3), "unsupported schema version 3 (this XNews reads versions 1 and 2)"),
+    (lambda d: d["fields"]["title"].update(rules=[]), "fields.title.rules: expected a non-empty list"),
+    (lambda d: d["fields"]["title"].update(colour=1), "fields.title: unknown key(s) colour"),
+    (lambda d: d["fields"]["title"]["rules"][1].update(selector="h2[["), "fields.title.rules[1]: invalid CSS"),
+    (lambda d: d["fields"]["title"]["anchors"][0].update(selector="a b"), "fields.title.anchors[0]: a jsonld rule"),
+    (lambda d: d["fields"]["title"].update(expect={"chars": [5, 1]}), "fields.title.expect: chars/words"),
+    (lambda d: d.update(schema=1), "fields.title: rule chains need schema 2"),
+])
+def test_bad_chains_are_refused_with_a_precise_message(change, message):
+    data = json.loads(json.dumps(CHAINED))
+    change(data)
+    with pytest.raises(ProfileError) as info:
+        Profile.from_dict(data)
+    assert message in str(info.value)
+
+
+def test_first_plausible_value_wins_on_a_second_template():
+    profile = Profile.from_dict(CHAINED)
+    a = extract(TEMPLATE_A.format(title="Council approves the new bridge", body=BODY), "http://site.test/a", profile)
+    b = extract(TEMPLATE_B.format(title="Storm closes the coastal road", body=BODY), "http://site.test/b", profile)
+    assert a.title == "Council approves the new bridge" and a.body_text.startswith("A long paragraph")
+    # template B: h1.headline exists but says "Site menu" - it disagrees with the JSON-LD headline
+    assert b.title == "Storm closes the coastal road"
+    assert b.body_text.startswith("A long paragraph") and b.ok
+    assert b.author == "Ann Lee"  # from the JSON-LD anchor, read with a JSON parser
+    assert a.checks == {"title": [], "body": []} and b.checks == {"title": [], "body": []}
+
+
+def test_a_value_that_fits_no_rule_is_kept_but_its_check_fails():
+    profile = Profile.from_dict(CHAINED)
+    page = TEMPLATE_A.format(title="Short", body="Too short.")
+    art = extract(page, "http://site.test/c", profile)
+    assert art.title == "Short"
+    assert any("characters" in p for p in art.checks["title"])
+
+
+@pytest.mark.skipif(not maintext.available(), reason="trafilatura is not installed")
+def test_body_fallback_is_said_never_silent():
+    profile = Profile.from_dict(CHAINED)
+    page = ("<html><body><h1 class='headline'>A title that is long enough</h1><main><div class='x'>"
+            + "".join(f"<p>{BODY} Paragraph {i}.</p>" for i in range(4)) + "</div></main></body></html>")
+    art = extract(page, "http://site.test/d", profile)
+    assert "council vote" in art.body_text
+    assert art.fallbacks and art.fallbacks[0].startswith("body: fallback")
+    plain = extract(TEMPLATE_A.format(title="Council approves the new bridge", body=BODY), "http://site.test/a", profile)
+    assert plain.fallbacks == []

@@ -1,0 +1,81 @@
+"""An element's fingerprint, taken at authoring, to find "the same element" after a redesign.
+
+Tag, id, classes, tag path, parent and sibling tags and the text's shape, as
+Scrapling and Similo do: when every rule of a field fails, the element of the
+new page most similar to the fingerprint is a repair candidate.
+"""
+
+from __future__ import annotations
+
+from .rules import element_text
+
+_KEYS = {"tag", "id", "classes", "path", "parent", "siblings", "words"}
+
+
+def fingerprint(el) -> dict:
+    parent = el.getparent()
+    siblings = [s.tag for s in (el.getprevious(), el.getnext()) if s is not None and isinstance(s.tag, str)]
+    path = [a.tag for a in reversed(list(el.iterancestors())) if isinstance(a.tag, str)] + [el.tag]
+    return {
+        "tag": el.tag,
+        "id": el.get("id") or "",
+        "classes": sorted(set((el.get("class") or "").split()))[:12],
+        "path": "/".join(path[-8:]),
+        "parent": _label(parent) if parent is not None else "",
+        "siblings": siblings,
+        "words": len(element_text(el).split()),
+    }
+
+
+def check(data, where: str) -> dict:
+    if not isinstance(data, dict) or set(data) - _KEYS:
+        raise ValueError(f"{where}: expected an object with keys {', '.join(sorted(_KEYS))}")
+    return data
+
+
+def _label(el) -> str:
+    classes = (el.get("class") or "").split()
+    return el.tag + ("." + classes[0] if classes else "")
+
+
+def similarity(fp: dict, el) -> float:
+    """0..1: how much the element looks like the fingerprinted one."""
+    other = fingerprint(el)
+    score, total = 0.0, 0.0
+
+    def part(weight: float, value: float) -> None:
+        nonlocal score, total
+        score += weight * value
+        total += weight
+
+    part(1.5, float(fp.get("tag") == other["tag"]))
+    if fp.get("id"):
+        part(1.5, float(fp["id"] == other["id"]))
+    a, b = set(fp.get("classes", [])), set(other["classes"])
+    if a or b:
+        part(2.0, len(a & b) / len(a | b))
+    pa, pb = str(fp.get("path", "")).split("/"), other["path"].split("/")
+    common = 0
+    for x, y in zip(reversed(pa), reversed(pb)):
+        if x != y:
+            break
+        common += 1
+    part(1.0, common / max(len(pa), len(pb), 1))
+    part(1.0, float(fp.get("parent") == other["parent"]))
+    part(0.5, len(set(fp.get("siblings", [])) & set(other["siblings"])) / max(1, len(fp.get("siblings", []))))
+    wa, wb = int(fp.get("words", 0) or 0), other["words"]
+    part(1.5, min(wa, wb) / max(wa, wb) if max(wa, wb) else 1.0)
+    return score / total if total else 0.0
+
+
+def best_match(fp: dict, doc, minimum: float = 0.55):
+    """The page's element most like the fingerprint (same tag family), or None."""
+    tag = fp.get("tag") or "*"
+    best, best_score = None, minimum
+    for el in doc.iter(tag if tag != "*" else None):
+        if not isinstance(el.tag, str):
+            continue
+        s = similarity(fp, el)
+        if s > best_score:
+            best, best_score = el, s
+    return best

@@ -1,0 +1,123 @@
+"""What a page says about itself: Open Graph / Twitter ``<meta>`` tags and JSON-LD articles.
+
+JSON-LD is read with ``json.loads`` (never with regexes over raw HTML). These
+values are *anchors*: cross-checks for clicked rules and the last fallbacks of a
+field's chain (``{"kind": "jsonld", "selector": "headline"}``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .rules import Rule, normalize_space
+
+ARTICLE_TYPES = {"NewsArticle", "Article", "ReportageNewsArticle", "BlogPosting", "AnalysisNewsArticle",
+                 "OpinionNewsArticle", "LiveBlogPosting", "Report", "WebPage", "ReviewNewsArticle"}
+JSONLD_KEYS = ("headline", "articleBody", "description", "datePublished", "dateModified", "author", "image", "name")
+_MAX_SCRIPT = 2_000_000  # characters of one JSON-LD block that are read at most
+_KEY = re.compile(r"^[A-Za-z@][A-Za-z0-9@_]*$")
+
+
+def _meta(prop: str) -> Rule:
+    attr = "property" if prop.startswith(("og:", "article:")) else "name"
+    return Rule(kind="css", selector=f"meta[{attr}='{prop}']", take="attr:content")
+
+
+# per field, the anchors worth trying, best first
+ANCHORS: dict[str, tuple[Rule, ...]] = {
+    "title": (Rule(kind="jsonld", selector="headline"), _meta("og:title"), _meta("twitter:title")),
+    "summary": (Rule(kind="jsonld", selector="description"), _meta("og:description"), _meta("description")),
+    "body": (Rule(kind="jsonld", selector="articleBody"),),
+    "date": (Rule(kind="jsonld", selector="datePublished"), _meta("article:published_time")),
+    "author": (Rule(kind="jsonld", selector="author"), _meta("author"), _meta("article:author")),
+    "image": (Rule(kind="jsonld", selector="image"), _meta("og:image"), _meta("twitter:image")),
+}
+
+
+def check_key(key: str) -> None:
+    if not isinstance(key, str) or not _KEY.match(key):
+        raise ValueError(f"a jsonld rule's selector is one JSON-LD key such as 'headline', not {key!r}")
+
+
+_cache: list = []  # [(doc, articles)] for the last few documents: a chain asks several times per page
+
+
+def jsonld_articles(doc) -> list[dict]:
+    """The article-like JSON-LD objects of a parsed page, in document order."""
+    for cached_doc, items in _cache:
+        if cached_doc is doc:
+            return items
+    items = []
+    for script in doc.xpath("//script[@type='application/ld+json' or @type='application/json+ld']"):
+        raw = (script.text or "")[:_MAX_SCRIPT].strip()
+        if not raw:
+            continue
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        for item in _walk(data, 0):
+            types = item.get("@type")
+            types = set(types) if isinstance(types, list) else {types}
+            if any(isinstance(t, str) and t in ARTICLE_TYPES for t in types):
+                items.append(item)
+    # an Article beats a WebPage wrapper
+    items.sort(key=lambda it: 1 if it.get("@type") == "WebPage" else 0)
+    _cache.insert(0, (doc, items))
+    del _cache[4:]
+    return items
+
+
+def _walk(data, depth: int):
+    if depth > 6:
+        return
+    if isinstance(data, list):
+        for item in data[:200]:
+            yield from _walk(item, depth + 1)
+    elif isinstance(data, dict):
+        yield data
+        for key in ("@graph", "mainEntity", "mainEntityOfPage"):
+            if isinstance(data.get(key), (list, dict)):
+                yield from _walk(data[key], depth + 1)
+
+
+def jsonld_values(doc, key: str) -> list[str]:
+    """The key's values over the page's JSON-LD articles, as plain strings."""
+    out = []
+    for item in jsonld_articles(doc):
+        if key in item:
+            value = _as_text(item[key], key)
+            if value and value not in out:
+                out.append(value)
+    return out
+
+
+def _as_text(value, key: str) -> str:
+    if isinstance(value, str):
+        if key == "articleBody":  # keep paragraph breaks
+            return "\n".join(normalize_space(p) for p in value.split("\n") if p.strip())
+        return normalize_space(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, dict):
+        for sub in ("name", "url", "contentUrl", "@id"):
+            if isinstance(value.get(sub), str):
+                return normalize_space(value[sub])
+        return ""
+    if isinstance(value, list):
+        parts = [_as_text(v, key) for v in value[:20]]
+        parts = [p for p in parts if p]
+        if key == "author":
+            return ", ".join(dict.fromkeys(parts))
+        return parts[0] if parts else ""
+    return ""
+
+
+def anchors_on(field: str, doc) -> list[Rule]:
+    """The field's anchors that give a value on this page."""
+    found = []
+    for rule in ANCHORS.get(field, ()):
+        if any(v for v in rule.apply(doc)):
+            found.append(rule)
+    return found
