@@ -9,7 +9,7 @@ JSON shape of one field (README, "Profile format")::
               "fingerprint": {"tag": "h1", "classes": ["headline"], ...}}
 
 The first rule whose value is plausible wins; anchors (page metadata) come last
-and also cross-check. A bare rule object (schema 1) is read as a one-rule chain.
+and also cross-check. A bare rule object (as in schema 1) is a one-rule chain.
 """
 
 from __future__ import annotations
@@ -38,9 +38,10 @@ class FieldChain:
 
 
 def field_to_dict(rule: Rule, chain: FieldChain | None) -> dict:
+    """A one-rule field is written as that rule (readable, and as a schema-1 reader wrote it)."""
+    if chain is None or chain.empty:
+        return rule.to_dict()
     out: dict = {"rules": [rule.to_dict()]}
-    if chain is None:
-        return out
     out["rules"] += [r.to_dict() for r in chain.fallbacks]
     if chain.anchors:
         out["anchors"] = [r.to_dict() for r in chain.anchors]
