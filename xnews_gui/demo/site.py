@@ -64,12 +64,15 @@ def slugify(text: str) -> str:
 class DemoSite:
     """All pages of the demo site, rendered on demand; same seed -> same bytes."""
 
-    def __init__(self, per_category: int = 12, seed: int = 7):
+    def __init__(self, per_category: int = 12, seed: int = 7, second_template: bool = False):
         self.per_category = per_category
         self.seed = seed
+        # a redesign in progress: every third article in another layout (h2 headline, lazy lead
+        # image, JSON-LD metadata, share/newsletter boxes inside the body)
+        self.second_template = second_template
         self.corpus = json.loads((TEMPLATES / "corpus.json").read_text(encoding="utf-8"))
         self._t = {name: Template((TEMPLATES / f"{name}.html").read_text(encoding="utf-8"))
-                   for name in ("layout", "article", "listing", "item")}
+                   for name in ("layout", "article", "article_v2", "listing", "item")}
 
     # --- content -----------------------------------------------------------
     @cached_property
@@ -198,7 +201,12 @@ class DemoSite:
                                                 pagination=pagination)
         return self._layout(name if page == 1 else f"{name} - trang {page}", content)
 
+    def uses_second_template(self, a: DemoArticle) -> bool:
+        return self.second_template and a.id % 3 == 0
+
     def article_page(self, a: DemoArticle) -> str:
+        if self.uses_second_template(a):
+            return self._article_v2(a)
         parts = []
         ads = self.corpus["ads_in_body"]
         for i, p in enumerate(a.paragraphs):
@@ -220,6 +228,30 @@ class DemoSite:
             cat_slug=a.cat_slug, cat_name=html.escape(a.cat_name), title=html.escape(a.title),
             author=html.escape(a.author), iso_date=iso, vn_date=vn_date, summary=html.escape(a.summary),
             image=a.image, caption=f"Ảnh: {html.escape(a.author)}", body="\n".join(parts),
+            related="".join(f'<li><a href="{b.path}">{html.escape(b.title)}</a></li>' for b in related),
+        )
+        return self._layout(a.title, content, meta)
+
+    def _article_v2(self, a: DemoArticle) -> str:
+        parts = []
+        for i, p in enumerate(a.paragraphs):
+            parts.append(f"    <p>{html.escape(p)}</p>")
+            if i in a.inline_images:
+                n = a.inline_images.index(i) + 1
+                parts.append(f'    <img class="inline" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" '
+                             f'data-src="{a.inline_image(n)}" alt="Ảnh minh họa {n}">')
+        related = [b for b in self.category_articles(a.cat_slug) if b.id != a.id][:3]
+        iso = a.published.isoformat() + "+07:00"
+        vn_date = f"{_WEEKDAYS[a.published.weekday()]}, {a.published:%d/%m/%Y, %H:%M} (GMT+7)"
+        ld = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": a.title,
+              "datePublished": iso, "author": {"@type": "Person", "name": a.author}, "image": a.image,
+              "description": a.summary}
+        meta = ('<script type="application/ld+json">' + json.dumps(ld, ensure_ascii=False).replace("</", "<\\/")
+                + "</script>")
+        content = self._t["article_v2"].substitute(
+            cat_slug=a.cat_slug, cat_name=html.escape(a.cat_name), title=html.escape(a.title),
+            author=html.escape(a.author), iso_date=iso, vn_date=vn_date, summary=html.escape(a.summary),
+            image=a.image, body="\n".join(parts),
             related="".join(f'<li><a href="{b.path}">{html.escape(b.title)}</a></li>' for b in related),
         )
         return self._layout(a.title, content, meta)

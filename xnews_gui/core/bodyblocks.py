@@ -1,0 +1,107 @@
+"""Where an article's text lives in a page, and what inside it is not the article.
+
+Used when a profile is induced: a one-click body pick on a single paragraph is
+widened to the container of the article's paragraphs; inside the chosen
+container, share bars, related-links boxes, link-dense blocks, "read more" and
+newsletter boxes become ``remove`` rules (images stay where they stand).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .candidates import _classes, _quote, is_generated
+from .rules import element_text
+
+_CONTAINERS = ("div", "article", "section", "main", "td", "span", "font", "center", "blockquote", "form")
+_BOILER_WORDS = re.compile(
+    r"(^|[-_ ])(share|sharing|social|sociallinks|related|relatedlinks|newsletter|subscribe|subscription|promo|"
+    r"advert|advertisement|ads?|sponsor|outbrain|taboola|recommend|recommended|readmore|read-more|more-stories|"
+    r"comments?|tags|toolbar|print|email-signup|signup|popular|trending|breadcrumbs?|pagination)([-_ ]|$)", re.I)
+_MIN_PARAGRAPH = 40  # characters of a paragraph that counts as article text
+
+
+def paragraph_chars(el) -> int:
+    return sum(len(t) for t in (element_text(p) for p in el.iter("p")) if len(t) >= _MIN_PARAGRAPH)
+
+
+def widen_paragraph_pick(el):
+    """A click on one paragraph -> the nearest ancestor holding the article's paragraphs (or el)."""
+    own = len(list(el.iter("p")))
+    if el.tag not in ("p", "span", "em", "strong", "b", "i", "font", "a", "h2", "h3", "blockquote") and own >= 2:
+        return el
+    best = el
+    for anc in el.iterancestors():
+        if anc.tag in ("body", "html"):
+            break
+        paras = [p for p in anc.iter("p") if len(element_text(p)) >= _MIN_PARAGRAPH]
+        if len(paras) >= 3:
+            return anc
+        if len(paras) >= 2:
+            best = anc
+    return best
+
+
+def main_container(doc):
+    """The element holding most of the page's paragraph text, as deep as possible."""
+    scored = []
+    for el in doc.iter(*_CONTAINERS):
+        chars = paragraph_chars(el)
+        if chars:
+            scored.append((chars, el))
+    if not scored:
+        return None
+    top = max(c for c, _ in scored)
+    # paragraph text minus everything else (headlines, bylines, link lists), among the big holders;
+    # ties go to the deeper element
+    good = [(c - (len(element_text(el)) - c), sum(1 for _ in el.iterancestors()), el)
+            for c, el in scored if c >= 0.5 * top]
+    return max(good, key=lambda x: (x[0], x[1]))[2]
+
+
+def link_density(el) -> float:
+    text = len(element_text(el))
+    if not text:
+        return 0.0
+    links = sum(len(element_text(a)) for a in el.iter("a"))
+    return min(1.0, links / text)
+
+
+def boilerplate_blocks(container, other_texts: set[str] = frozenset()) -> list:
+    """Blocks inside the container that are not the article (outermost first, no nesting)."""
+    out = []
+    for el in container.iterdescendants():
+        if not isinstance(el.tag, str) or any(el in o.iterdescendants() for o in out[-5:]):
+            continue
+        if el.tag in ("p", "img", "picture", "figcaption", "h1", "a", "b", "i", "em", "strong", "br", "span"):
+            continue
+        if el.find(".//img") is not None and el.tag == "figure":
+            continue
+        hooks = " ".join([el.get("class") or "", el.get("id") or ""])
+        text = element_text(el)
+        if el.tag in ("aside", "nav", "form", "button", "iframe", "script", "style"):
+            out.append(el)
+        elif _BOILER_WORDS.search(hooks) and paragraph_chars(el) < 0.5 * max(1, paragraph_chars(container)):
+            out.append(el)
+        elif len(text) >= 20 and link_density(el) > 0.6 and el.tag in ("div", "ul", "ol", "section", "table"):
+            out.append(el)
+        elif text and len(text) >= 30 and text in other_texts and el.tag in ("div", "ul", "section", "table"):
+            out.append(el)  # the same block on other pages of the site: boilerplate
+    return out
+
+
+def block_selector(block, container_css: str) -> str | None:
+    """A CSS selector for a boilerplate block, scoped to the body container."""
+    ident = block.get("id")
+    if ident and not is_generated(ident):
+        return f"{container_css} #{ident}"
+    classes = [c for c in _classes(block) if _BOILER_WORDS.search(c)] or _classes(block)
+    if classes:
+        return f"{container_css} {block.tag}.{classes[0]}"
+    if block.tag in ("aside", "nav", "form", "iframe", "button"):
+        return f"{container_css} {block.tag}"
+    return None
+
+
+__all__ = ["widen_paragraph_pick", "main_container", "boilerplate_blocks", "block_selector", "link_density",
+           "paragraph_chars", "_quote"]
