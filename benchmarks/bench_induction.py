@@ -126,15 +126,17 @@ def demo() -> dict:
 
 # --- the simulated click -----------------------------------------------------------------
 def find_title(doc, headline: str):
+    """The element a person clicks for the headline: a heading with that text, not a link to it elsewhere."""
     want = norm_title(headline)
-    best = None
+    found = []
     for el in doc.iter():
         if not isinstance(el.tag, str) or el.tag in ("title", "script", "style", "meta", "head", "html", "body"):
             continue
         if norm_title(element_text(el)) == want:
-            if best is None or len(list(el.iterancestors())) > len(list(best.iterancestors())):
-                best = el
-    return best
+            in_link = el.tag == "a" or any(a.tag == "a" for a in el.iterancestors())
+            heading = el.tag in ("h1", "h2", "h3") or any(a.tag in ("h1", "h2") for a in el.iterancestors())
+            found.append((not heading, in_link, -len(list(el.iterancestors())), el))
+    return min(found, key=lambda x: x[:3])[3] if found else None
 
 
 def find_body(doc, gold: Counter):

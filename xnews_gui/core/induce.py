@@ -63,22 +63,33 @@ def plausible(field: str, value: str, reference: str) -> bool:
 _BOILERPLATE_FIELDS = ("title", "summary", "body")
 
 
-def _sibling_score(field, values: list[str], reference: str) -> tuple[int, list[bool]]:
-    """(plausible count, per-page verdict): boilerplate values (the same on 2+ pages) are not plausible."""
+def _sibling_score(field, values: list[str], reference: str, anchor_values=()) -> tuple[int, list[bool]]:
+    """(plausible count, per-page verdict): boilerplate values (the same on 2+ pages) and titles that
+    disagree with the page's own metadata are not plausible."""
     counts = Counter(v for v in values + [reference] if v)
     verdicts = []
-    for v in values:
+    for i, v in enumerate(values):
         ok = plausible(field, v, reference)
         if ok and field in _BOILERPLATE_FIELDS and counts[v] > 1:
             ok = False
+        anchors = anchor_values[i] if i < len(anchor_values) else ()
+        if ok and field == "title" and anchors and max(agreement(v, a) for a in anchors) < 0.5:
+            ok = False
         verdicts.append(ok)
     return sum(verdicts), verdicts
+
+
+def _page_anchors(field: str, doc) -> list[str]:
+    if field != "title":
+        return []
+    return [v for rule in ANCHORS["title"] for v in _safe_apply(rule, doc)[:1] if v]
 
 
 def _rank(pages: _Pages, field: str, target: _Target, sibling_docs: list, reference: str):
     """[(total cost, css, verdicts)] best first, for candidates right on the clicked page."""
     ranked = []
     single_penalty = 0.0
+    anchor_values = [_page_anchors(field, d) for d in sibling_docs]
     for css, cost in _candidates(target.el):
         matched = pages.select("css", css, target.doc)
         if target.el not in matched:
@@ -90,7 +101,7 @@ def _rank(pages: _Pages, field: str, target: _Target, sibling_docs: list, refere
         else:
             single_penalty = 0.0
         values = [_value(field, pages.select("css", css, d)) for d in sibling_docs]
-        good, verdicts = _sibling_score(field, values, reference)
+        good, verdicts = _sibling_score(field, values, reference, anchor_values)
         bad_share = 1.0 - good / len(sibling_docs) if sibling_docs else 0.0
         ranked.append((cost + single_penalty + 8.0 * bad_share, css, verdicts))
     ranked.sort(key=lambda x: (x[0], len(x[1])))
@@ -124,13 +135,14 @@ def _safe_apply(rule: Rule, doc) -> list[str]:
         return []
 
 
-def _anchors_agreeing(field: str, doc, value: str) -> list[Rule]:
-    out = []
+def _anchors_agreeing(field: str, doc, value: str) -> tuple[list[Rule], list[Rule]]:
+    """(anchors that agree with the clicked value on its page, all of the field's anchors, those first)."""
+    agree = []
     for rule in ANCHORS.get(field, ()):
         got = next((v for v in _safe_apply(rule, doc) if v), "")
         if got and (field in ("image", "date", "author") or agreement(value, got) >= 0.8):
-            out.append(rule)
-    return out
+            agree.append(rule)
+    return agree, agree + [r for r in ANCHORS.get(field, ()) if r not in agree]
 
 
 def _induce_field(pages, field, target, sibling_docs, notes, found=None):
@@ -239,11 +251,11 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
             for rule, other in found:
                 removes += _refine_body(pages, rule, other, [d for d in [doc] + sibling_docs if d is not other.doc],
                                         notes)
-        anchors = _anchors_agreeing(field, doc, reference)
+        agreeing, anchors = _anchors_agreeing(field, doc, reference)
         values = _chain_values(pages, field, rules, [doc] + sibling_docs)
         anchor = ""
-        if anchors and field in ("title", "summary"):
-            a = anchors[0]
+        if agreeing and field in ("title", "summary"):
+            a = agreeing[0]
             anchor = f"{a.kind}:{a.selector}"
         expect = ContentProfile.learn([v for v in values if plausible(field, v, reference)] or [reference],
                                       field, anchor=anchor)
