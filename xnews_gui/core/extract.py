@@ -155,7 +155,7 @@ def _body_fallback(article, text, url, expect, value, problems):
         return value, problems
     article.body_html, article.body_text, article.images = html, body_text, images
     article.fallbacks.append("body: fallback (main-text extractor; the profile's body rules found nothing plausible)")
-    return body_text, new_problems
+    return body_text, new_problems + ["the rules gave nothing plausible: filled by the fallback"]
 
 
 def _anchor_value(expect, doc) -> str:

@@ -68,11 +68,11 @@ def similarity(fp: dict, el) -> float:
     return score / total if total else 0.0
 
 
-def best_match(fp: dict, doc, minimum: float = 0.55):
-    """The page's element most like the fingerprint (same tag family), or None."""
-    tag = fp.get("tag") or "*"
+def best_match(fp: dict, doc, minimum: float = 0.55, any_tag: bool = False):
+    """The page's element most like the fingerprint (same tag unless ``any_tag``), or None."""
+    tag = None if any_tag else (fp.get("tag") or None)
     best, best_score = None, minimum
-    for el in doc.iter(tag if tag != "*" else None):
+    for el in doc.iter(tag):
         if not isinstance(el.tag, str):
             continue
         s = similarity(fp, el)

@@ -12,7 +12,7 @@ from .rules import normalize_space
 @dataclass(frozen=True)
 class FieldCheck:
     field: str
-    status: str  # ok | empty | error | mismatch | absent (no rule)
+    status: str  # ok | empty | error | mismatch | suspect (fails its content profile) | fallback
     detail: str = ""
 
 
@@ -31,6 +31,10 @@ def check_page(profile: Profile, html, url: str) -> list[FieldCheck]:
             checks.append(FieldCheck(name, "empty", "the rule matched nothing"))
         elif name in expect and expect[name] not in ("required", "") and normalize_space(str(expect[name])) != normalize_space(value):
             checks.append(FieldCheck(name, "mismatch", f"expected {expect[name]!r}, got {value[:80]!r}"))
+        elif any(f.startswith(f"{name}:") for f in article.fallbacks):
+            checks.append(FieldCheck(name, "fallback", "no rule gave a plausible value; the main-text extractor filled it"))
+        elif article.checks.get(name):
+            checks.append(FieldCheck(name, "suspect", "fails verification: " + "; ".join(article.checks[name])))
         else:
             checks.append(FieldCheck(name, "ok", value[:80].replace("\n", " ")))
     return checks

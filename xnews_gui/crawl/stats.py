@@ -6,6 +6,8 @@ import threading
 import time
 from collections import Counter
 
+from ..core.verify import Verifier
+
 BROKEN_FILL = 0.5  # a field empty on more than half the article pages...
 BROKEN_MIN_PAGES = 5  # ...out of at least this many is "rule probably broken"
 
@@ -18,6 +20,7 @@ class CrawlStats:
         self.c: Counter = Counter()  # pages, list_pages, article_pages, articles, duplicates, ...
         self.errors_by_kind: Counter = Counter()
         self.filled: Counter = Counter()
+        self.verifier = Verifier()  # per-field verification window (core.verify): "degraded" fields
 
     def add(self, **counts: int) -> None:
         with self._lock:
@@ -35,6 +38,9 @@ class CrawlStats:
             for name in self.fields:
                 if article.value(name):
                     self.filled[name] += 1
+            self.verifier.add(article)
+            if getattr(article, "fallbacks", None):
+                self.c["fallbacks"] += 1
 
     def get(self, name: str) -> int:
         with self._lock:
@@ -45,6 +51,7 @@ class CrawlStats:
             c = dict(self.c)
             errors = dict(self.errors_by_kind)
             filled = dict(self.filled)
+            degraded = self.verifier.degraded()
         elapsed = max(1e-9, time.monotonic() - self.started)
         pages = c.get("pages", 0)
         extracted = c.get("extracted", 0)
@@ -70,6 +77,8 @@ class CrawlStats:
             "pages_per_s": round(pages / elapsed, 2),
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,
             "fill_rate": {f: (round(v, 4) if v is not None else None) for f, v in fill.items()},
+            "fallbacks": c.get("fallbacks", 0),  # articles with a field from outside its rules ("body: fallback")
+            "degraded_fields": {f: urls[:10] for f, urls in degraded.items()},  # field -> failing URLs
         }
         snap.update(extra)
         return snap

@@ -1,0 +1,83 @@
+"""A repaired rule for a degraded field, proposed for the user to accept (never applied silently).
+
+Candidates, in order: the field's next alternatives (its chain's later rules and
+metadata anchors), the element of a failing page most like the fingerprint
+taken at authoring (induced into a rule), and every metadata anchor of the
+field. The candidate whose values fit the field's content profile on the most
+failing pages wins; ``before`` / ``after`` show the values on those pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .candidates import element_xpath
+from .extract import extract
+from .fingerprint import best_match
+from .metadata import ANCHORS
+from .profile import Profile
+from .rules import Rule, RuleError, parse_html
+
+
+@dataclass
+class Repair:
+    field: str
+    rule: Rule
+    source: str  # "chain" | "fingerprint" | "metadata"
+    fixed: int  # failing pages whose value now fits
+    pages: int
+    before: list = field(default_factory=list)  # (url, old value)
+    after: list = field(default_factory=list)  # (url, new value)
+
+    def apply(self, profile: Profile) -> Profile:
+        """The profile with the repaired rule first in the field's chain (the old rules follow)."""
+        from .chain import FieldChain
+
+        chain = profile.chains.get(self.field) or FieldChain()
+        old = [r for r in profile.rules_for(self.field) if r not in chain.anchors and r != self.rule]
+        rule = self.rule.with_(required=old[0].required if old else self.rule.required)
+        new_chain = FieldChain(fallbacks=tuple(r.with_(required=False) for r in old)[:11], anchors=chain.anchors,
+                               expect=chain.expect, fingerprint=chain.fingerprint)
+        return profile.with_field(self.field, rule, new_chain)
+
+
+def propose_repair(profile: Profile, name: str, failing: list[tuple[str, str]]) -> Repair | None:
+    """The best repair for field ``name`` over failing pages ``[(html, url)]``, or None."""
+    from .induce import _value  # noqa: F401  (same value semantics as induction)
+    from .selectors import induce
+
+    if not failing:
+        return None
+    chain = profile.chains.get(name)
+    expect = chain.expect if chain else None
+    docs = [(parse_html(html, url), html, url) for html, url in failing]
+    candidates: list[tuple[Rule, str]] = [(r, "chain") for r in profile.rules_for(name)[1:]]
+    if chain and chain.fingerprint:
+        for doc, html, url in docs[:3]:
+            el = best_match(chain.fingerprint, doc, minimum=0.35, any_tag=True)
+            if el is None:
+                continue
+            try:
+                for rule in induce([(html, element_xpath(el))], field=name)[:3]:
+                    candidates.append((rule.with_(score=0.0, note=""), "fingerprint"))
+            except ValueError:
+                continue
+    candidates += [(r, "metadata") for r in ANCHORS.get(name, ())]
+    before = [(url, extract(html, url, profile).value(name)) for html, url in failing]
+    best = None
+    seen = set()
+    for rule, source in candidates:
+        if rule in seen:
+            continue
+        seen.add(rule)
+        values = []
+        for doc, html, url in docs:
+            try:
+                got = next((v for v in rule.apply(doc if rule.kind in ("css", "xpath", "jsonld") else html, url) if v), "")
+            except RuleError:
+                got = ""
+            values.append((url, got))
+        fixed = sum(1 for _, v in values if v and not (expect.problems(v) if expect else []))
+        if fixed and (best is None or fixed > best.fixed):
+            best = Repair(name, rule, source, fixed, len(failing), before, values)
+    return best
