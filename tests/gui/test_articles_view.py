@@ -71,7 +71,7 @@ def test_click_double_click_enter_and_keys_open_the_highlighted_row(qtbot, view,
     expect_row(qtbot, view, 0, lambda: QTest.keyClick(table, Qt.Key.Key_Return))  # Enter opens it
 
     expect_row(qtbot, view, 3, lambda: click(view, 3))  # a single mouse click
-    assert view.store.get_article(view.model.article_id(3)).read
+    qtbot.waitUntil(lambda: view.store.get_article(view.model.article_id(3)).read, timeout=5000)
     expect_row(qtbot, view, 1, lambda: click(view, 1))
     expect_row(qtbot, view, 2, lambda: QTest.keyClick(table, Qt.Key.Key_J))
     expect_row(qtbot, view, 1, lambda: QTest.keyClick(table, Qt.Key.Key_K))

@@ -143,7 +143,7 @@ def test_uses_the_store_by_default(qtbot, store, make_articles, small_model, tmp
     rows = v.label_distribution()
     assert rows[0] == ("The thao", 3, False) and ("Kinh doanh", 1, True) in rows
     v.set_hidden("The thao", True)
-    assert store.hidden_categories() == {"Kinh doanh", "The thao"}
+    qtbot.waitUntil(lambda: store.hidden_categories() == {"Kinh doanh", "The thao"}, timeout=5000)
 
 
 def test_counts_follow_the_store_on_show_and_when_articles_arrive(qtbot, store, make_articles, small_model, tmp_path):

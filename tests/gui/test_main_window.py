@@ -80,12 +80,12 @@ def test_demo_crawl_then_read_offline(qtbot, window, data_dir):
     images = js(qtbot, reader.page, "[...document.images].map(i => [i.src, i.naturalWidth])")
     assert images and all(src.startswith("xnews://reader/img/") and w > 0 for src, w in images), images
     assert reader.guard.blocked == []
-    assert window.store.get_article(first).read
+    qtbot.waitUntil(lambda: window.store.get_article(first).read, timeout=5000)  # a background write
     with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i not in (0, first)):
         qtbot.keyClick(view.table, Qt.Key.Key_J)
     qtbot.keyClick(view.table, Qt.Key.Key_S)
-    assert window.store.get_article(reader.article["id"]).starred
-    assert view.model.index(view.table.currentIndex().row(), 5).data() == "★"
+    qtbot.waitUntil(lambda: window.store.get_article(reader.article["id"]).starred, timeout=5000)
+    qtbot.waitUntil(lambda: view.model.index(view.table.currentIndex().row(), 5).data() == "★", timeout=5000)
 
 
 def test_export_from_view(qtbot, window, make_articles, tmp_path):
@@ -174,4 +174,4 @@ def test_focusing_the_table_opens_nothing_and_j_starts_at_the_top(qtbot, window,
     first = view.model.article_id(0)
     with qtbot.waitSignal(view.reader.pageReady, timeout=15000, check_params_cb=lambda i: i == first):
         qtbot.keyClick(view.table, Qt.Key.Key_J)
-    assert [window.store.get_article(i).read for i in ids].count(True) == 1
+    qtbot.waitUntil(lambda: [window.store.get_article(i).read for i in ids].count(True) == 1, timeout=5000)

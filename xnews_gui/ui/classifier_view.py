@@ -53,7 +53,7 @@ from ..classify.retrain import Cancelled, retrain
 from ..core.topics import display_name
 from ..paths import own_model_path
 from ..services.training import training_docs as training_docs_of
-from . import workers
+from . import store_ops, workers
 from .classifier_tables import ConfusionHeatMap, ScoresTable, fill_counts, local_time, read_card
 
 SETTINGS_CORPUS = "classifier/corpus_dir"
@@ -84,7 +84,7 @@ class ClassifierView(QWidget):
         self._label_counts = _callable(label_counts, store.label_counts if store else list)
         self._hidden_source = _callable(hidden, store.hidden_categories if store else set)
         self._on_hidden_changed = on_hidden_changed if on_hidden_changed is not None else (
-            store.set_category_hidden if hidden is None and store else None)
+            self._save_hidden if hidden is None and store else None)
         self._training_docs = training_docs if training_docs is not None else (
             (lambda: training_docs_of(store)) if store else list)
         stored = QSettings().value(SETTINGS_CORPUS, "")
@@ -308,6 +308,11 @@ class ClassifierView(QWidget):
                 self.status.setText(f"Could not save '{display_name(name)}': {type(exc).__name__}: {exc}")
         self.hiddenChanged.emit(name, hidden)
         self.status.setText(f"Articles about {display_name(name)} are {'hidden' if hidden else 'shown again'}.")
+
+    def _save_hidden(self, name: str, hidden: bool) -> None:
+        store_ops.write(self.store.set_category_hidden, name, hidden, owner=self,
+                        on_error=lambda message: self.status.setText(
+                            f"Could not save '{display_name(name)}': {message}"))
 
     # --- retrain ------------------------------------------------------------------------------
     def choose_corpus(self) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 from ..paths import topic_model_path
 from ..services.crawl import ClassifierLoader
 from ..store import Store
-from . import icons
+from . import icons, store_ops
 from .articles_view import ArticlesView
 from .classifier_view import ClassifierView
 from .crawl_view import CrawlView
@@ -50,6 +50,7 @@ class MainWindow(QMainWindow):
         self.articles.model.loaded.connect(self._show_counts)
         self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))
         self.sites.profileSaved.connect(lambda *_: self.crawl.refresh_profiles())
+        store_ops.reporter().failed.connect(self._write_failed)  # a background store write failed
         self._build_menus()
         self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
         self._restore()
@@ -58,6 +59,9 @@ class MainWindow(QMainWindow):
         self._warm_up = QTimer(self, singleShot=True, interval=1500)
         self._warm_up.timeout.connect(self._load_classifier_in_background)
         self._warm_up.start()
+
+    def _write_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
 
     def _load_classifier_in_background(self) -> None:
         from . import workers

@@ -13,7 +13,7 @@ from ..core.sanitize import image_urls
 from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store import Store
 from ..store.repo import article_dict
-from . import icons
+from . import icons, store_ops
 from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
 from .reader_page import build_page, empty_page, reader_css
 
@@ -108,9 +108,9 @@ class ReaderView(QWidget):
         article = article_dict(row)
         article["user_label"] = row.user_label
         if mark_read and not row.read:
-            self.store.set_flags(article_id, read=True)
             article["read"] = True
-            self.articleChanged.emit(article_id)
+            store_ops.write(self.store.set_flags, article_id, read=True, owner=self,
+                            on_done=lambda _: self.articleChanged.emit(article_id))
         self._article = article
         sources = image_urls(article["body_html"]) + ([article["image"]] if article["image"] else [])
         local = local_image_source(self.store, sources)
@@ -166,10 +166,11 @@ class ReaderView(QWidget):
             self._set_flag("starred", not self._article["starred"])
 
     def _set_flag(self, name: str, value: bool) -> None:
-        self.store.set_flags(self._article["id"], **{name: value})
+        article_id = self._article["id"]
+        store_ops.write(self.store.set_flags, article_id, **{name: value}, owner=self,
+                        on_done=lambda _: self.articleChanged.emit(article_id))
         self._article[name] = value
         self._sync_actions()
-        self.articleChanged.emit(self._article["id"])
 
     def open_original(self) -> None:
         if self._article and self._article["url"].startswith(("http://", "https://")):
@@ -191,7 +192,12 @@ class ReaderView(QWidget):
         label = self.chosen_label()
         if not self._article or not label or label == (self._article.get("user_label") or self._article["category"]):
             return
-        self.store.set_user_label(self._article["id"], label)
+        article_id = self._article["id"]
         self._article.update(user_label=label, category=label, confidence=1.0)
-        self.articleChanged.emit(self._article["id"])
-        self.show_article(self._article["id"], mark_read=False)
+
+        def saved(_) -> None:
+            self.articleChanged.emit(article_id)
+            if self._article and self._article["id"] == article_id:
+                self.show_article(article_id, mark_read=False)
+
+        store_ops.write(self.store.set_user_label, article_id, label, owner=self, on_done=saved)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 from ..core.profile import Profile, ProfileError
 from ..paths import BUNDLED_PROFILES
 from ..store import Store
+from . import store_ops
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
@@ -167,10 +168,14 @@ class SitesView(QWidget):
         profile = self._valid_profile()
         if profile is None:
             return False
-        self.store.save_profile(profile)
-        self.refresh()
-        self._message(f"Saved profile {profile.name!r}.")
-        self.profileSaved.emit(profile.name)
+        def saved(_) -> None:
+            self.refresh()
+            self._message(f"Saved profile {profile.name!r}.")
+            self.profileSaved.emit(profile.name)
+
+        store_ops.write(self.store.save_profile, profile, owner=self, on_done=saved,
+                        on_error=lambda message: self._message(f"Could not save {profile.name!r}: {message}",
+                                                               error=True))
         return True
 
     def export_profile(self, path: Path) -> bool:

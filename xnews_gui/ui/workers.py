@@ -85,6 +85,19 @@ def crawl_pool() -> QThreadPool:
     return _crawl_pool
 
 
+_write_pool: QThreadPool | None = None
+
+
+def write_pool() -> QThreadPool:
+    """Store writes from the GUI (store_ops): one thread, so they land in the order they were made."""
+    global _write_pool
+    if _write_pool is None:
+        _write_pool = QThreadPool()
+        _write_pool.setMaxThreadCount(1)
+        _write_pool.setExpiryTimeout(2000)
+    return _write_pool
+
+
 def start(worker: Worker, pool: QThreadPool | None = None) -> Worker:
     with _active_lock:
         _active.add(worker)
@@ -114,5 +127,6 @@ def abort_all() -> None:
 def wait_all(timeout_ms: int = 5000) -> bool:
     """Abort and wait for every worker (application shutdown, tests)."""
     abort_all()
-    ok = query_pool().waitForDone(timeout_ms)
+    ok = write_pool().waitForDone(timeout_ms)  # writes first: they are the user's changes
+    ok = query_pool().waitForDone(timeout_ms) and ok
     return crawl_pool().waitForDone(timeout_ms) and ok
