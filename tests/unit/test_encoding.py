@@ -59,3 +59,24 @@ def test_undeclared_legacy_page_is_detected():
     text, enc = decode_html(data)
     assert enc == "cp1258"
     assert unicodedata.normalize("NFC", VN) in text
+
+
+def test_a_declared_utf8_page_with_a_few_bad_bytes_stays_utf8():
+    """Issue 12 item 6: declared UTF-8 (header and meta) with invalid bytes was read as a legacy code page."""
+    body = ("<html><head><meta charset='utf-8'><title>x</title></head><body><p>" + VN * 5 + "</p>").encode("utf-8")
+    data = body + b"<p>Malformed \xff\xfe\xc3(</p></body></html>"
+    for content_type in ("text/html; charset=UTF-8", None):
+        text, enc = decode_html(data, content_type)
+        assert enc == "utf-8" and unicodedata.normalize("NFC", VN) in text
+        assert "Malformed \ufffd\ufffd\ufffd(" in text
+
+
+def test_the_header_wins_over_meta_and_an_impossible_declaration_falls_back_to_detection():
+    data = cp1258(page("utf-8"))  # a windows-1258 page that claims UTF-8: most high bytes are invalid
+    text, enc = decode_html(data, "text/html; charset=utf-8")
+    assert enc == "cp1258" and "Việt" in text
+    utf8 = page("windows-1258").encode("utf-8")
+    text, enc = decode_html(utf8, "text/html; charset=utf-8")  # the header beats the meta
+    assert enc == "utf-8" and unicodedata.normalize("NFC", VN) in text
+    text, enc = decode_html(page("no-such-charset").encode("utf-8"), "text/html; charset=bogus")
+    assert enc == "utf-8"  # nothing usable declared: detection

@@ -1,4 +1,4 @@
-"""Decode HTML bytes: HTTP header, then <meta charset>, then detection.
+"""Decode HTML bytes: a byte-order mark, the HTTP header's charset, then <meta charset>, then detection.
 
 Vietnamese legacy pages are often windows-1258, whose tone marks are combining
 characters; the result is NFC-normalised so text compares and searches equal.
@@ -39,23 +39,25 @@ def charset_from_content_type(content_type: str | None) -> str | None:
 
 
 def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]:
-    """Return (text, encoding used)."""
+    """Return (text, encoding used).
+
+    A byte-order mark wins, then the declared charset (the HTTP header, else ``<meta>``),
+    decoded with replacement characters for a few bad bytes; detection runs only when
+    nothing usable is declared or the declaration is impossible (most of the page's
+    non-ASCII bytes do not decode in it).
+    """
     if isinstance(data, str):
         return data, "unicode"
     for bom, enc in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16"),
                      (codecs.BOM_UTF16_BE, "utf-16")):
         if data.startswith(bom):
             return _nfc(data.decode(enc, errors="replace").lstrip("\ufeff")), enc
-    candidates = [charset_from_content_type(content_type)]
     m = _META_CHARSET.search(data[:8192])
-    candidates.append(_known(m.group(1).decode("ascii", "ignore")) if m else None)
-    for enc in candidates:
-        if not enc:
-            continue
-        try:
-            return _nfc(data.decode(enc)), enc
-        except (UnicodeDecodeError, LookupError):
-            continue
+    declared = [charset_from_content_type(content_type), _known(m.group(1).decode("ascii", "ignore")) if m else None]
+    for enc in dict.fromkeys(e for e in declared if e):
+        text = _declared(data, enc)
+        if text is not None:
+            return _nfc(text), enc
     try:
         return _nfc(data.decode("utf-8")), "utf-8"
     except UnicodeDecodeError:
@@ -65,6 +67,35 @@ def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]
     best = from_bytes(data[:200_000]).best()
     enc = best.encoding if best else "windows-1252"
     return _nfc(data.decode(enc, errors="replace")), enc
+
+
+_NON_ASCII = bytes(range(0x80, 0x100))
+MAX_BAD_SHARE = 0.2  # more bad bytes than this share of the non-ASCII ones: the declaration is wrong
+
+
+def _declared(data: bytes, enc: str) -> str | None:
+    """``data`` in its declared encoding, a few bad bytes replaced; None when the declaration cannot be right."""
+    try:
+        return data.decode(enc)
+    except UnicodeDecodeError:
+        pass
+    except LookupError:
+        return None
+    if enc != "utf-8" and _is_utf8(data):
+        return None  # bytes this code page does not have, in a page that is valid UTF-8: mislabelled
+    text = data.decode(enc, errors="replace")
+    literal = "\ufffd".encode(enc, errors="ignore")  # replacement characters the page itself holds
+    bad = text.count("\ufffd") - (data.count(literal) if literal else 0)
+    non_ascii = len(data) - len(data.translate(None, _NON_ASCII))
+    return text if bad <= MAX_BAD_SHARE * max(non_ascii, 1) else None
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 # windows-1258 writes Vietnamese tone marks as separate bytes (grave, acute, tilde, hook, dot
