@@ -7,6 +7,7 @@ with the profile's name, the place and what is wrong.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -22,6 +23,10 @@ FIELDS = ("title", "summary", "image", "body", "author", "date")
 DISCOVERY = ("sitemap", "feeds", "links")  # where article URLs come from (a profile lists them in order)
 STRATEGIES = ("bfs", "dfs", "random", "best_first", "importance", "pagerank", "focused")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+MAX_PROFILE_CHARS = 1_000_000
+# the largest value each crawl number may take (a typo or a hostile file must not start a runaway crawl)
+CRAWL_LIMITS = {"delay_s": 3600.0, "revisit_min": 525_600.0, "revisit_max_min": 525_600.0,
+                "relevance_threshold": 1.0, "concurrency": 64, "max_depth": 10_000, "max_pages": 100_000_000}
 
 
 class ProfileError(ValueError):
@@ -115,15 +120,17 @@ class CrawlSettings:
         if s.strategy not in STRATEGIES:
             raise ProfileError(f"{where}.strategy: {s.strategy!r} is not one of {', '.join(STRATEGIES)}")
         for name in ("delay_s", "revisit_min", "revisit_max_min", "relevance_threshold"):
-            if not isinstance(getattr(s, name), (int, float)) or getattr(s, name) < 0:
-                raise ProfileError(f"{where}.{name}: must be a number >= 0")
+            value = getattr(s, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= CRAWL_LIMITS[name]:
+                raise ProfileError(f"{where}.{name}: must be a number from 0 to {CRAWL_LIMITS[name]:g}")
         for name in ("concurrency", "max_depth", "max_pages"):
-            if not isinstance(getattr(s, name), int) or getattr(s, name) < 0:
-                raise ProfileError(f"{where}.{name}: must be a whole number >= 0")
+            value = getattr(s, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CRAWL_LIMITS[name]:
+                raise ProfileError(f"{where}.{name}: must be a whole number from 0 to {CRAWL_LIMITS[name]:,}")
         if s.concurrency < 1:
             raise ProfileError(f"{where}.concurrency: must be at least 1")
-        if not isinstance(s.topic_keywords, dict) or not all(
-            isinstance(k, str) and isinstance(v, (int, float)) for k, v in s.topic_keywords.items()
+        if not isinstance(s.topic_keywords, dict) or len(s.topic_keywords) > 10_000 or not all(
+            isinstance(k, str) and isinstance(v, (int, float)) and math.isfinite(v) for k, v in s.topic_keywords.items()
         ):
             raise ProfileError(f"{where}.topic_keywords: must map words to numeric weights")
         return s
@@ -180,10 +187,16 @@ class Profile:
     # --- JSON ------------------------------------------------------------
     @classmethod
     def from_json(cls, text: str | bytes) -> "Profile":
+        if len(text) > MAX_PROFILE_CHARS:
+            raise ProfileError(f"profile of {len(text):,} characters: a profile may be at most {MAX_PROFILE_CHARS:,}")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ProfileError(f"profile is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        except RecursionError:
+            raise ProfileError("profile is nested too deeply to be a profile") from None
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ProfileError(f"profile is not valid JSON: {exc}") from None
         return cls.from_dict(data)
 
     @classmethod
