@@ -19,6 +19,7 @@ ALLOWED = {
     "store": {"store", "core"},
     "services": {"services", "store", "crawl", "classify", "core"},
     "demo": {"demo"},
+    "scale": {"scale", "core", "classify", "store"},  # the worker modules: see test_scale_export
 }
 QT_FREE = set(ALLOWED) | {"paths", "bundled", "export", "cli"}
 

@@ -1,0 +1,154 @@
+"""Scale-out end to end: the exported Scrapy project in a virtual environment without PySide6,
+alone (parity with the desktop crawl) and as two workers sharing a real Redis server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import subprocess
+import time
+
+import pytest
+
+pytest.importorskip("scrapy", reason="Scrapy is not installed (pip install -e '.[test]')")
+
+from xnews_gui.classify.model import TopicClassifier  # noqa: E402
+from xnews_gui.core.profile import Profile  # noqa: E402
+from xnews_gui.crawl import CrawlOptions, Crawler  # noqa: E402
+from xnews_gui.crawl.sink import MemorySink  # noqa: E402
+from xnews_gui.demo import DemoServer  # noqa: E402
+from xnews_gui.paths import BUNDLED_MODEL  # noqa: E402
+
+from ..conftest import PROFILES  # noqa: E402
+from .scale_helpers import (LoggedDemoSite, RedisServer, copy_profile, export_project, read_items,  # noqa: E402
+                            start_worker, venv_without_qt, wait_all, which_redis, worker_env)
+
+pytestmark = pytest.mark.slow
+
+POLITE_DELAY = 0.1  # seconds between two requests to the site, over all workers
+
+
+@pytest.fixture(scope="module")
+def site():
+    logged = LoggedDemoSite()
+    server = DemoServer(port=0, site=logged).start()
+    yield server, logged
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def setup(site, tmp_path_factory):
+    """One exported project (profiles 'demo' and 'demo-polite'), one venv without PySide6 with
+    the project's requirements installed, and the desktop crawl's articles."""
+    server, _ = site
+    folder = tmp_path_factory.mktemp("scale")
+    fast = copy_profile(PROFILES / "demo.json", folder / "demo.json", start_urls=[server.url])
+    polite = copy_profile(PROFILES / "demo.json", folder / "demo-polite.json", name="demo-polite",
+                          start_urls=[server.url], crawl={"delay_s": POLITE_DELAY, "concurrency": 4})
+    (folder / "data").mkdir()
+    project = export_project(folder, [fast, polite], folder / "data")
+    python = venv_without_qt(folder / "venv")
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
+                              "-r", "requirements.txt"], cwd=project, capture_output=True, text=True, timeout=300)
+    assert install.returncode == 0, install.stderr
+    profile = Profile.from_json(fast.read_text(encoding="utf-8"))
+    sink = MemorySink()
+    summary = Crawler(profile, sink, state_dir=folder / "state", classifier=TopicClassifier.load(BUNDLED_MODEL),
+                      options=CrawlOptions(fetch_images=False, save_raw=False)).run()
+    assert summary["status"] == "finished"
+    desktop = {row["article"].url: (row["article"], row["category"], row["confidence"]) for row in sink.articles}
+    assert len(desktop) == 72
+    return {"project": project, "python": python, "desktop": desktop, "folder": folder}
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    if which_redis() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[test]')")
+    server = RedisServer(tmp_path)
+    yield server
+    server.stop()
+
+
+def same_articles(items: list[dict], desktop: dict) -> None:
+    urls = [i["url"] for i in items]
+    assert len(urls) == len(set(urls)), "an article came twice"
+    assert set(urls) == set(desktop)
+    for item in items:
+        article, topic, _ = desktop[item["url"]]
+        assert (item["title"], item["body_text"]) == (article.title, article.body_text)
+        assert item["topic"] == topic
+
+
+def test_the_worker_has_no_qt(setup):
+    python = setup["python"]
+    probe = subprocess.run([str(python), "-c", "import PySide6"], capture_output=True, text=True, env=worker_env())
+    assert probe.returncode != 0 and "No module named 'PySide6'" in probe.stderr
+    where = subprocess.run([str(python), "-c", "import xnews_gui, os; print(os.listdir(os.path.dirname(xnews_gui.__file__)))"],
+                           capture_output=True, text=True, cwd=setup["folder"], env=worker_env())
+    shipped = set(where.stdout.strip().strip("[]").replace("'", "").split(", "))
+    assert {"core", "classify", "scale"} <= shipped and not shipped & {"ui", "store", "cli.py"}
+
+
+def test_local_mode_gives_the_desktop_crawls_articles(setup, tmp_path):
+    out = tmp_path / "items.jsonl"
+    proc = start_worker(setup["python"], setup["project"], "demo", out)
+    wait_all([proc])
+    log = out.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    items = read_items(out)
+    same_articles(items, setup["desktop"])
+    for item in items:
+        article, _, confidence = setup["desktop"][item["url"]]
+        assert item["confidence"] == pytest.approx(confidence, abs=1e-9)
+        assert (item["summary"], item["image"], item["author"], item["date"]) == \
+            (article.summary, article.image, article.author, article.date)
+    assert "'robotstxt/request_count': 1" in log  # robots.txt read (and obeyed: the site allows it)
+
+
+def test_two_workers_share_one_frontier(setup, site, redis_server, tmp_path):
+    _, logged = site
+    start = len(logged.log)
+    outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
+    procs = [start_worker(setup["python"], setup["project"], "demo-polite", out, f"XNEWS_REDIS_URL={redis_server.url}")
+             for out in outs]
+    wait_all(procs)
+    assert [p.returncode for p in procs] == [0, 0], outs[0].with_suffix(".log").read_text(errors="replace")[-3000:]
+    first, second = (read_items(o) for o in outs)
+    assert first and second, "both workers did work"
+    assert not {i["url"] for i in first} & {i["url"] for i in second}
+    same_articles(first + second, setup["desktop"])
+    # each page fetched once over both workers, and the site's delay held over both of them
+    pages = [(t, p) for t, p in logged.log[start:] if p != "/robots.txt"]
+    paths = [p for _, p in pages]
+    assert len(paths) == len(set(paths)) and {u.split("/", 3)[3] for u in setup["desktop"]} < {p[1:] for p in paths}
+    gaps = [b[0] - a[0] for a, b in zip(pages, pages[1:])]
+    # (the server's clock: connection set-up and a worker's own event loop add some jitter)
+    close = [(pages[i][1], pages[i + 1][1], g) for i, g in enumerate(gaps) if g < POLITE_DELAY - 0.03]
+    assert not close, f"requests too close: {close}"
+
+
+def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
+    url = redis_server.url
+    timeout = "XNEWS_WORKER_TIMEOUT=2"
+    victim_out, other_out, again_out = tmp_path / "victim.jsonl", tmp_path / "other.jsonl", tmp_path / "again.jsonl"
+    victim = start_worker(setup["python"], setup["project"], "demo-polite", victim_out, f"XNEWS_REDIS_URL={url}", timeout)
+    other = start_worker(setup["python"], setup["project"], "demo-polite", other_out, f"XNEWS_REDIS_URL={url}", timeout)
+    deadline = time.monotonic() + 90
+    while len(read_items(victim_out)) < 5:
+        assert time.monotonic() < deadline and victim.poll() is None, "the first worker never got going"
+        time.sleep(0.05)
+    held = [k for k in redis_server.client.scan_iter(f"xnews:demo-polite:inflight:*:{victim.pid}:*")]
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait()
+    in_flight = sum(redis_server.client.hlen(k) for k in held)
+    assert in_flight > 0, "the killed worker held no request: the test proves nothing"
+    again = start_worker(setup["python"], setup["project"], "demo-polite", again_out, f"XNEWS_REDIS_URL={url}", timeout)
+    wait_all([other, again])
+    assert (other.returncode, again.returncode) == (0, 0)
+    items = read_items(victim_out) + read_items(other_out) + read_items(again_out)
+    by_url = {i["url"]: i for i in items}  # a page being written when killed may come twice: the store dedups
+    same_articles(list(by_url.values()), setup["desktop"])
+    assert redis_server.client.zcard("xnews:demo-polite:queue") == 0

@@ -1,0 +1,84 @@
+"""The Scrapy project export and its wheel: what a worker gets, and nothing of Qt or the store."""
+
+from __future__ import annotations
+
+import ast
+import zipfile
+
+import pytest
+
+from xnews_gui.cli import main
+from xnews_gui.scale.wheel import build_wheel
+
+from ..conftest import PROFILES
+from .test_layers import imports_of
+
+
+def test_the_wheel_holds_the_qt_free_code_only(tmp_path):
+    wheel = build_wheel(tmp_path / "a")
+    again = build_wheel(tmp_path / "b")
+    assert wheel.read_bytes() == again.read_bytes()  # the same sources give the same wheel
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        metadata = zf.read(next(n for n in names if n.endswith("/METADATA"))).decode()
+        record = zf.read(next(n for n in names if n.endswith("/RECORD"))).decode()
+        modules = {n: zf.read(n) for n in names if n.endswith(".py")}
+    assert "xnews_gui/core/extract.py" in modules and "xnews_gui/classify/model.py" in modules
+    assert "xnews_gui/scale/spider.py" in modules and "xnews_gui/scale/frontier.py" in modules
+    assert not [n for n in modules if n.startswith(("xnews_gui/ui/", "xnews_gui/store/", "xnews_gui/cli"))]
+    assert "xnews_gui/scale/importer.py" not in modules and "xnews_gui/scale/project.py" not in modules
+    requires = [line.split(": ", 1)[1] for line in metadata.splitlines() if line.startswith("Requires-Dist")]
+    assert not [r for r in requires if "pyside" in r.lower()]
+    assert {"lxml>=5.0", "scikit-learn>=1.3", "nh3>=0.2.14"} <= set(requires)
+    assert any(r.startswith("scrapy") for r in requires) and any(r.startswith("redis") for r in requires)
+    assert all(name in record for name in modules)
+    # every module shipped imports only what is shipped (or third-party code), never Qt
+    for name, source in modules.items():
+        path = tmp_path / "src" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(source)
+        ast.parse(source)
+        for imported in imports_of(path, root=tmp_path / "src"):
+            assert not imported.startswith("PySide6"), f"{name} imports {imported}"
+            if imported.startswith("xnews_gui."):
+                target = imported.replace(".", "/")
+                assert f"{target}.py" in modules or f"{target}/__init__.py" in modules or \
+                    imported.rsplit(".", 1)[0].replace(".", "/") + ".py" in modules, f"{name} imports {imported}"
+
+
+@pytest.fixture
+def cli(data_dir, capsys):
+    def run(*argv):
+        code = main(["--data-dir", str(data_dir), *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def test_scrapy_project_export_writes_a_standalone_project(cli, tmp_path):
+    out = tmp_path / "proj"
+    code, text, err = cli("scrapy-project", "--profile", "demo", "--profile", str(PROFILES / "demo.json"), "-o", str(out))
+    assert code == 0, err
+    assert "[deploy]" in (out / "scrapy.cfg").read_text() and "xnews_scrapy.settings" in (out / "scrapy.cfg").read_text()
+    assert (out / "xnews_scrapy" / "profiles" / "demo.json").is_file()
+    assert (out / "xnews_scrapy" / "model" / "topic.npz").stat().st_size > 10_000
+    spider = (out / "xnews_scrapy" / "spiders" / "xnews.py").read_text()
+    assert 'name = "xnews"' in spider and "XNewsSpider" in spider  # one generic spider, no site code
+    requirements = (out / "requirements.txt").read_text()
+    assert "xnews-worker==" in requirements and "--find-links ./wheels" in requirements
+    assert list((out / "wheels").glob("xnews_worker-*.whl"))
+    # a second export into the same folder replaces the first
+    code, _, err = cli("scrapy-project", "--profile", "demo", "--no-model", "-o", str(out))
+    assert code == 0, err and not (out / "xnews_scrapy" / "model").exists()
+
+
+def test_scrapy_project_refuses_a_folder_that_is_not_its_own(cli, tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    code, _, err = cli("scrapy-project", "--profile", "demo", "-o", str(tmp_path / "mine"))
+    assert code == 2 and "not empty" in err and (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+    code, _, err = cli("scrapy-project", "--profile", "demo", "-o", str(tmp_path / "no" / "such" / "dir"))
+    assert code == 2 and "does not exist" in err
+    code, _, err = cli("scrapy-project", "--profile", "nope", "-o", str(tmp_path / "x"))
+    assert code == 2 and "no profile named 'nope'" in err

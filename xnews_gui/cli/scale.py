@@ -1,0 +1,59 @@
+"""`scrapy-project` and `import-items`: the scale-out commands of the CLI."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("scrapy-project", help="write a standalone Scrapy project that crawls profiles "
+                              "(one process, or many sharing a Redis frontier)")
+    p.add_argument("--profile", action="append", required=True, metavar="NAME",
+                   help="stored profile name or profile JSON file (repeat for several)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write the project into")
+    p.add_argument("--no-model", action="store_true", help="ship no topic model (items get their section's topic)")
+    p.set_defaults(func=cmd_scrapy_project, needs_db=True)
+
+    p = subparsers.add_parser("import-items", help="store JSON lines from Scrapy workers as articles")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--profile", help="profile name for lines that carry none")
+    p.set_defaults(func=cmd_import_items, needs_db=True)
+
+
+def cmd_scrapy_project(args) -> int:
+    from ..paths import topic_model_path
+    from ..scale.project import ProjectError, write_project
+    from .common import CliError, profile_argument
+
+    profiles = [profile_argument(name, args.store) for name in args.profile]
+    model = None if args.no_model else topic_model_path(Path(args.data_dir))
+    if model is not None and not model.is_file():
+        model = None
+    try:
+        write_project(Path(args.output), profiles, model)
+    except ProjectError as exc:
+        raise CliError(str(exc)) from None
+    names = ", ".join(p.name for p in profiles)
+    print(f"wrote a Scrapy project for {names} to {args.output}"
+          + ("" if model else " (no topic model)"))
+    print(f"  cd {args.output} && python -m pip install -r requirements.txt && "
+          f"scrapy crawl xnews -a profile={profiles[0].name} -O items.jsonl")
+    return 0
+
+
+def cmd_import_items(args) -> int:
+    from ..scale.importer import ImportError_, import_files
+    from .common import CliError
+
+    try:
+        report = import_files([Path(f) for f in args.files], args.store, default_profile=args.profile)
+    except ImportError_ as exc:
+        raise CliError(str(exc)) from None
+    for problem in report.problems[:20]:
+        print(f"  skipped {problem}", file=sys.stderr)
+    if len(report.problems) > 20:
+        print(f"  ... and {len(report.problems) - 20} more", file=sys.stderr)
+    print(f"imported {report.created} new article(s), {report.duplicates} already stored, "
+          f"{len(report.problems)} line(s) skipped")
+    return 1 if report.problems else 0

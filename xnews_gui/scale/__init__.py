@@ -1,0 +1,9 @@
+"""Scale-out: the same profiles on Scrapy workers, alone or sharing a Redis frontier.
+
+Worker side (shipped in the ``xnews-worker`` wheel, never imports Qt or the store):
+``spider`` (the one generic spider), ``frontier`` (the Redis scheduler), ``politeness``
+(per-site delay over all workers), ``pipelines`` (topic classifier), ``feeds``, ``settings``,
+``packaged`` (profiles and model shipped in the project).
+Desktop side: ``wheel`` and ``project`` (the export), ``importer`` (items back into the store),
+the commands are in ``xnews_gui.cli.scale``.
+"""

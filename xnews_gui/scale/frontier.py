@@ -1,0 +1,286 @@
+"""A Scrapy scheduler over Redis: one frontier and one seen set shared by any number of workers.
+
+Why not scrapy-redis's scheduler: its queue pops destructively (a worker killed with -9 loses
+the requests it held), a worker stops only after an idle timeout (not when the frontier is empty
+and nobody is busy), and it stores pickles that any writer of the Redis database could make run
+code. Here every step is one Lua script (atomic, one round trip):
+
+- push: add the fingerprint to the seen set; if new, add the request to the queue (a sorted
+  set: priority first, then discovery order, FIFO or LIFO as the profile's strategy wants);
+- pop: move the best request from the queue to this worker's in-flight hash (a lease);
+- ack: drop the lease once the page is done (its links pushed, its item exported);
+- heartbeat: each worker renews a deadline every second; a worker silent for
+  ``XNEWS_WORKER_TIMEOUT`` seconds is dead and its leases go back to the queue;
+- status: queue length and leases held by live workers. A worker stops when both are zero.
+
+Requests are stored as JSON (URL, kind, depth, score, priority and a few redirect/retry
+counters), never pickled. Keys live under ``xnews:<profile>:``; a later crawl of the same
+profile on the same database continues (seen URLs are not fetched again).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+
+from scrapy import signals
+from twisted.internet import task
+
+from .spider import DEPTH, KIND, SCORE
+
+log = logging.getLogger(__name__)
+
+LEASE = "xnews_lease"
+_CARRIED_META = ("redirect_times", "redirect_ttl", "redirect_urls", "redirect_reasons", "retry_times")
+IDLE_POLL_S = 0.1
+HEARTBEAT_S = 1.0
+STATUS_FRESH_S = 0.05
+
+# Lua helpers shared by the scripts. ARGV[1] is always the key prefix.
+_NOW = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+_REAP = """
+local function reap(prefix, now)
+  local dead = redis.call('ZRANGEBYSCORE', prefix .. 'workers', '-inf', now)
+  for _, w in ipairs(dead) do
+    local held = redis.call('HGETALL', prefix .. 'inflight:' .. w)
+    for i = 2, #held, 2 do
+      local sp = string.find(held[i], ' ', 1, true)
+      redis.call('ZADD', prefix .. 'queue', tonumber(string.sub(held[i], 1, sp - 1)), string.sub(held[i], sp + 1))
+    end
+    redis.call('DEL', prefix .. 'inflight:' .. w)
+    redis.call('ZREM', prefix .. 'workers', w)
+  end
+  return #dead
+end
+local function status(prefix)
+  local busy = 0
+  for _, w in ipairs(redis.call('ZRANGE', prefix .. 'workers', 0, -1)) do
+    busy = busy + redis.call('HLEN', prefix .. 'inflight:' .. w)
+  end
+  return {redis.call('ZCARD', prefix .. 'queue'), busy}
+end
+"""
+# ARGV: prefix, fingerprint ('' = don't filter), priority, lifo (0/1), request JSON, worker, old lease ('' = none)
+PUSH = """
+local prefix = ARGV[1]
+local added = 1
+if ARGV[2] ~= '' then added = redis.call('SADD', prefix .. 'seen', ARGV[2]) end
+if added == 1 then
+  local seq = redis.call('INCR', prefix .. 'seq')
+  local order = seq
+  if ARGV[4] == '1' then order = -seq end
+  redis.call('ZADD', prefix .. 'queue', -tonumber(ARGV[3]) * 1e10 + order, seq .. ' ' .. ARGV[5])
+end
+if ARGV[7] ~= '' then redis.call('HDEL', prefix .. 'inflight:' .. ARGV[6], ARGV[7]) end
+return added
+"""
+# ARGV: prefix, worker. Returns {1, member} or {0, queued, busy}.
+POP = _NOW + _REAP + """
+local prefix = ARGV[1]
+local r = redis.call('ZPOPMIN', prefix .. 'queue')
+if r[1] then
+  local lease = string.sub(r[1], 1, string.find(r[1], ' ', 1, true) - 1)
+  redis.call('HSET', prefix .. 'inflight:' .. ARGV[2], lease, r[2] .. ' ' .. r[1])
+  return {1, r[1]}
+end
+reap(prefix, now)
+local s = status(prefix)
+return {0, s[1], s[2]}
+"""
+# ARGV: prefix, worker, timeout ms. Returns {queued, busy}.
+HEARTBEAT = _NOW + _REAP + """
+local prefix = ARGV[1]
+redis.call('ZADD', prefix .. 'workers', now + tonumber(ARGV[3]), ARGV[2])
+reap(prefix, now)
+return status(prefix)
+"""
+# ARGV: prefix, worker, lease...
+ACK = """
+local prefix = ARGV[1]
+for i = 3, #ARGV do redis.call('HDEL', prefix .. 'inflight:' .. ARGV[2], ARGV[i]) end
+return 1
+"""
+# ARGV: prefix, worker: its leases back to the queue, the worker leaves
+LEAVE = _NOW + _REAP + """
+local prefix = ARGV[1]
+redis.call('ZADD', prefix .. 'workers', 0, ARGV[2])
+return reap(prefix, now)
+"""
+
+
+def redis_client(url: str):
+    import redis
+
+    return redis.Redis.from_url(url, socket_timeout=30, socket_connect_timeout=10, health_check_interval=30)
+
+
+class RedisFrontier:
+    """Scrapy's scheduler interface over the shared frontier (``SCHEDULER`` in cluster mode)."""
+
+    def __init__(self, crawler):
+        settings = crawler.settings
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.url = settings.get("XNEWS_REDIS_URL")
+        self.lifo = settings.getbool("XNEWS_LIFO")
+        self.timeout_ms = int(settings.getfloat("XNEWS_WORKER_TIMEOUT", 10.0) * 1000)
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.redis = redis_client(self.url)
+        self.scripts = {name: self.redis.register_script(src) for name, src in
+                        (("push", PUSH), ("pop", POP), ("heartbeat", HEARTBEAT), ("ack", ACK), ("leave", LEAVE))}
+        self.leases: set[str] = set()
+        self.round_trips = 0
+        self._status = (0, 0)
+        self._status_at = 0.0
+        self._idle = False
+        self._loops: list = []
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    # --- Scrapy's scheduler interface ----------------------------------------------------
+    def open(self, spider):
+        self.spider = spider
+        self.prefix = f"xnews:{spider.profile.name}:"
+        self.redis.ping()
+        self._heartbeat()
+        spider.frontier = self
+        # connected after the feed exporter's own handler: an item is written, then acknowledged
+        for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
+            self.crawler.signals.connect(self._item_finished, signal=signal)
+        self.crawler.signals.connect(self._spider_error, signal=signals.spider_error)
+        self._loops = [task.LoopingCall(self._heartbeat), task.LoopingCall(self._poll)]
+        self._loops[0].start(HEARTBEAT_S, now=False)
+        self._loops[1].start(IDLE_POLL_S, now=False)
+        spider.logger.info("shared frontier %s as worker %s (%d queued, %d in flight elsewhere)",
+                           self.prefix, self.worker, *self._status)
+
+    def close(self, reason):
+        for loop in self._loops:
+            if loop.running:
+                loop.stop()
+        try:
+            held = len(self.leases)
+            self._run("leave", self.worker)  # anything still leased goes back to the queue
+            self.stats.set_value("xnews/redis_round_trips", self.round_trips)
+            log.info("left the shared frontier (%s); %d request(s) handed back", reason, held)
+        finally:
+            self.redis.close()
+
+    def has_pending_requests(self) -> bool:
+        # Scrapy asks only when this worker is idle: nothing downloading, nothing being parsed,
+        # so any lease still held is finished work whose page had no callback to say so
+        if self.leases:
+            self.stats.inc_value("xnews/orphan_acks", len(self.leases))
+            self._ack(*self.leases)
+        queued, busy = self._fresh_status()
+        return queued > 0 or busy > 0
+
+    def enqueue_request(self, request) -> bool:
+        fingerprint = "" if request.dont_filter else self.crawler.request_fingerprinter.fingerprint(request).hex()
+        old = request.meta.get(LEASE) or ""  # a redirect or retry replaces the request it came from
+        added = self._run("push", fingerprint, request.priority, int(self.lifo), encode(request), self.worker, old)
+        if old:
+            self.leases.discard(old)
+        if added:
+            self.stats.inc_value("scheduler/enqueued/redis")
+        else:
+            self.stats.inc_value("dupefilter/filtered")
+        return bool(added)
+
+    def next_request(self):
+        found = self._run("pop", self.worker)
+        if found[0] == 1:
+            self._idle = False
+            member = found[1].decode("utf-8") if isinstance(found[1], bytes) else found[1]
+            lease, _, data = member.partition(" ")
+            self.leases.add(lease)
+            self.stats.inc_value("scheduler/dequeued/redis")
+            return decode(data, lease, self.spider)
+        self._idle = True
+        self._status, self._status_at = (int(found[1]), int(found[2])), time.monotonic()
+        return None
+
+    def __len__(self) -> int:
+        return self._status[0]
+
+    # --- acknowledgements ----------------------------------------------------------------------
+    def ack(self, request) -> None:
+        lease = request.meta.get(LEASE)
+        if lease and lease in self.leases:
+            self._ack(lease)
+
+    def _ack(self, *leases: str) -> None:
+        self.leases.difference_update(leases)
+        self._run("ack", self.worker, *leases)
+
+    def _item_finished(self, item, spider=None, **kwargs):
+        request = self.spider.items_in_flight.pop(id(item), None)
+        if request is not None:
+            self.ack(request)
+
+    def _spider_error(self, failure, response, spider=None, **kwargs):
+        # the callback raised: its page is over all the same
+        request = getattr(response, "request", None)
+        if request is not None:
+            self.ack(request)
+
+    # --- the loops ---------------------------------------------------------------------------
+    def _heartbeat(self) -> None:
+        try:
+            queued, busy = self._run("heartbeat", self.worker, self.timeout_ms)
+        except Exception as exc:  # Redis away for a moment: the next beat tries again
+            log.warning("heartbeat failed: %s", exc)
+            return
+        self._status, self._status_at = (int(queued), int(busy)), time.monotonic()
+
+    def _poll(self) -> None:
+        """An idle worker asks again soon (Scrapy's own engine heartbeat is every 5 s)."""
+        if not self._idle:
+            return
+        slot = getattr(self.crawler.engine, "_slot", None)
+        nextcall = getattr(slot, "nextcall", None)
+        if nextcall is not None:
+            nextcall.schedule()
+
+    def _fresh_status(self) -> tuple[int, int]:
+        if time.monotonic() - self._status_at > STATUS_FRESH_S:
+            self._heartbeat()
+        return self._status
+
+    def _run(self, name: str, *args):
+        self.round_trips += 1
+        return self.scripts[name](args=[self.prefix, *args])
+
+
+def encode(request) -> str:
+    meta = request.meta
+    data = {"url": request.url, "kind": meta.get(KIND, "list"), "depth": meta.get(DEPTH, 0),
+            "score": meta.get(SCORE, 1.0), "priority": request.priority, "dont_filter": request.dont_filter}
+    carried = {k: meta[k] for k in _CARRIED_META if k in meta}
+    if carried:
+        data["meta"] = carried
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode(data: str, lease: str, spider):
+    """A request of the spider from its JSON; anything unexpected is refused, never run."""
+    obj = json.loads(data)
+    if not isinstance(obj, dict) or not isinstance(obj.get("url"), str):
+        raise ValueError(f"not a request in the shared frontier: {data[:80]!r}")
+    kind = obj.get("kind") if obj.get("kind") in ("list", "article") else "list"
+    depth = int(obj.get("depth") or 0)
+    score = float(obj.get("score") or 0.0)
+    request = spider.follow(obj["url"], kind, depth, score)
+    request = request.replace(priority=int(obj.get("priority") or 0), dont_filter=bool(obj.get("dont_filter")))
+    meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
+    for key in _CARRIED_META:
+        if key in meta:
+            request.meta[key] = meta[key]
+    request.meta[LEASE] = lease
+    return request

@@ -1,0 +1,142 @@
+"""``import-items``: JSON lines written by Scrapy workers -> articles in the desktop store.
+
+Each line goes through the crawl's own sink (``StoreSink``), so it gets what a desktop crawl
+gives: one article per canonical URL (and per text), full-text search, topic and section. The
+file is outside input: every line is checked, the body HTML is sanitised again, a bad line is
+reported and skipped, the good ones are stored.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.extract import Article, html_to_text
+from ..core.sanitize import sanitize_html
+from ..core.urls import UrlError, canonical
+from ..store.sink import StoreSink
+from .packaged import _plain
+
+MAX_LINE = 20 * 1024 * 1024
+BATCH = 200
+TEXT_FIELDS = ("title", "summary", "image", "body_html", "body_text", "author", "date")
+
+
+class ImportError_(RuntimeError):  # noqa: N801 - not the builtin
+    pass
+
+
+@dataclass
+class ImportReport:
+    created: int = 0
+    duplicates: int = 0
+    problems: list = field(default_factory=list)  # "file:line: reason"
+
+
+def import_files(files: list[Path], store, default_profile: str | None = None) -> ImportReport:
+    for path in files:
+        if not path.is_file():
+            raise ImportError_(f"file not found: {path}")
+    if default_profile is not None and not _plain(default_profile):
+        raise ImportError_(f"{default_profile!r} is not a profile name")
+    report = ImportReport()
+    sinks: dict[str, StoreSink] = {}
+    pending: dict[str, list] = {}
+    try:
+        for path in files:
+            for where, row in _rows(path, default_profile, report):
+                name = row[0]
+                pending.setdefault(name, []).append((where, row[1:]))
+                if len(pending[name]) >= BATCH:
+                    _store(sinks, store, name, pending.pop(name), report)
+        for name, rows in pending.items():
+            _store(sinks, store, name, rows, report)
+    finally:
+        for sink in sinks.values():
+            sink.flush()
+    return report
+
+
+def _rows(path: Path, default_profile: str | None, report: ImportReport):
+    with path.open("rb") as handle:
+        for number, raw in enumerate(_lines(handle), 1):
+            where = f"{path.name}:{number}"
+            if raw is None:
+                report.problems.append(f"{where}: line longer than {MAX_LINE // (1024 * 1024)} MB")
+                continue
+            if not raw.strip():
+                continue
+            try:
+                yield where, _row(raw, default_profile)
+            except ValueError as exc:
+                report.problems.append(f"{where}: {exc}")
+
+
+def _lines(handle):
+    """Lines of a binary file, None for one longer than MAX_LINE (skipped without being held)."""
+    while True:
+        line = handle.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while True:  # drop the rest of the long line
+                rest = handle.readline(MAX_LINE)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield None
+            continue
+        yield line
+
+
+def _row(raw: bytes, default_profile: str | None) -> tuple:
+    try:
+        item = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not a JSON line ({exc.__class__.__name__})") from None
+    if not isinstance(item, dict):
+        raise ValueError("not a JSON object")
+    url = item.get("url")
+    if not isinstance(url, str):
+        raise ValueError("no url")
+    try:
+        url = canonical(url)
+    except UrlError as exc:
+        raise ValueError(f"bad url: {exc}") from None
+    values = {}
+    for name in TEXT_FIELDS:
+        value = item.get(name) or ""
+        if not isinstance(value, str):
+            raise ValueError(f"{name} is not text")
+        values[name] = value
+    if not values["title"]:
+        raise ValueError("no title")
+    profile = item.get("profile") or default_profile
+    if not isinstance(profile, str) or not _plain(profile):
+        raise ValueError("no profile name (give --profile)")
+    topic, section, confidence = item.get("topic"), item.get("section"), item.get("confidence")
+    if topic is not None and not isinstance(topic, str) or section is not None and not isinstance(section, str):
+        raise ValueError("topic and section must be text")
+    if confidence is not None and (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)):
+        raise ValueError("confidence is not a number")
+    body_html = sanitize_html(values["body_html"], url)  # outside input: made safe again
+    body_text = values["body_text"] or html_to_text(body_html)
+    images = [u for u in item.get("images") or [] if isinstance(u, str)] if isinstance(item.get("images"), list) else []
+    article = Article(url=url, title=values["title"], summary=values["summary"], image=values["image"],
+                      body_html=body_html, body_text=body_text, author=values["author"], date=values["date"],
+                      images=images)
+    return profile, article, topic or None, float(confidence) if confidence is not None else None, section or None
+
+
+def _store(sinks: dict, store, profile: str, rows: list, report: ImportReport) -> None:
+    sink = sinks.get(profile)
+    if sink is None:
+        sink = sinks[profile] = StoreSink(store, profile)
+    outcomes = sink.store_articles([row for _, row in rows])
+    for (where, _), outcome in zip(rows, outcomes):
+        if isinstance(outcome, Exception):
+            report.problems.append(f"{where}: not stored ({outcome})")
+        elif outcome[1]:
+            report.created += 1
+        else:
+            report.duplicates += 1
