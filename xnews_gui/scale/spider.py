@@ -17,12 +17,11 @@ from scrapy.http import TextResponse
 
 from ..core.encoding import decode_html
 from ..core.extract import extract
-from ..core.profile import LinkRule, Profile
-from ..core.rules import parse_html
-from ..core.urls import UrlError, absolute, canonical, in_scope
+from ..core.links import page_links
+from ..core.profile import Profile
+from ..core.urls import UrlError, canonical
 from . import packaged
 
-MAX_URL_LENGTH = 2048  # the desktop crawl's default
 KIND, DEPTH, SCORE = "xnews_kind", "xnews_depth", "xnews_score"
 # orders Scrapy can follow with priorities; the in-memory orders of the desktop (importance,
 # pagerank) need scores that change while URLs wait, and are crawled best-first here
@@ -95,19 +94,13 @@ class XNewsSpider(scrapy.Spider):
 
     def expand(self, response, ctype):
         text = decode_html(response.body, ctype)[0]
-        doc = parse_html(text, response.url)
+        articles, lists = page_links(self.profile, text, response.url)  # the desktop crawl's links
         depth = response.meta.get(DEPTH, 0) + 1
-        profile = self.profile
-        articles = page_links(doc, response.url, profile.articles, profile.allowed_domains) if profile.articles else []
-        lists = page_links(doc, response.url, profile.lists, profile.allowed_domains) if profile.lists else []
         score = response.meta.get(SCORE, 1.0)
         for link in articles:
             yield self.follow(link, "article", depth, score)
-        max_depth = profile.crawl.max_depth
-        article_set = set(articles)
+        max_depth = self.profile.crawl.max_depth
         for link in lists:
-            if link in article_set:
-                continue
             if max_depth and depth > max_depth:
                 self.crawler.stats.inc_value("xnews/dropped_by_depth")
                 continue
@@ -144,26 +137,6 @@ class XNewsSpider(scrapy.Spider):
         frontier may forget it. A no-op with Scrapy's own scheduler."""
         if self.frontier is not None:
             self.frontier.ack(request)
-
-
-def page_links(doc, base: str, rule: LinkRule, domains) -> list[str]:
-    """The links of a list page that ``rule`` accepts, canonical, in scope, in page order
-    (the desktop crawl's rules: same selector, URL filters, scope and length cap)."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for el in rule.as_rule().select(doc):
-        href = (el.get("href") or "").strip()
-        if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
-            continue
-        try:
-            link = canonical(absolute(base, href))
-        except (UrlError, ValueError):
-            continue
-        if link in seen or len(link) > MAX_URL_LENGTH or not in_scope(link, domains) or not rule.accepts(link):
-            continue
-        seen.add(link)
-        out.append(link)
-    return out
 
 
 def profile_settings(profile: Profile, cluster: bool) -> dict:
