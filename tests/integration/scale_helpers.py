@@ -29,10 +29,10 @@ class LoggedDemoSite(DemoSite):
         self.log: list[tuple[float, str]] = []
         self._lock = threading.Lock()
 
-    def render(self, path: str):
+    def render(self, path: str, *args, **kwargs):
         with self._lock:
             self.log.append((time.monotonic(), path))
-        return super().render(path)
+        return super().render(path, *args, **kwargs)
 
 
 def free_port() -> int:

@@ -125,9 +125,13 @@ def test_two_workers_share_one_frontier(setup, site, redis_server, tmp_path):
     paths = [p for _, p in pages]
     assert len(paths) == len(set(paths)) and {u.split("/", 3)[3] for u in setup["desktop"]} < {p[1:] for p in paths}
     gaps = [b[0] - a[0] for a, b in zip(pages, pages[1:])]
-    # (the server's clock: connection set-up and a worker's own event loop add some jitter)
-    close = [(pages[i][1], pages[i + 1][1], g) for i, g in enumerate(gaps) if g < POLITE_DELAY - 0.03]
-    assert not close, f"requests too close: {close}"
+    # on the server's clock: on a loaded machine a process stalled for a moment can deliver one
+    # request late, on top of the next; without the shared delay nearly every gap would be ~0
+    close = [(pages[i][1], pages[i + 1][1], g) for i, g in enumerate(gaps) if g < POLITE_DELAY / 2]
+    assert len(close) <= 3, f"requests too close: {close}"
+    median, span = sorted(gaps)[len(gaps) // 2], pages[-1][0] - pages[0][0]
+    assert median >= POLITE_DELAY * 0.95, f"median gap {median:.3f} s"
+    assert span >= (len(pages) - 1) * POLITE_DELAY * 0.9, f"{len(pages)} requests in {span:.2f} s"
 
 
 def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
