@@ -132,7 +132,7 @@ def _store(sinks: dict, store, profile: str, rows: list, report: ImportReport) -
     sink = sinks.get(profile)
     if sink is None:
         sink = sinks[profile] = StoreSink(store, profile)
-    outcomes = sink.store_articles([row for _, row in rows])
+    outcomes = sink.write_batch([row for _, row in rows])  # one transaction, as a crawl batch
     for (where, _), outcome in zip(rows, outcomes):
         if isinstance(outcome, Exception):
             report.problems.append(f"{where}: not stored ({outcome})")
