@@ -1,45 +1,39 @@
-"""HTTP fetching: one shared requests.Session, caps, retries, safe decompression.
+"""HTTP fetching for the crawl, ``extract URL`` and the inspector: one urllib3 client.
 
-Every HTTP exchange (redirect hops and retries included) goes through an
-optional ``gate`` (per-host politeness) and an optional ``check`` (scope,
-robots) so a redirect can never lead the crawler where it may not go.
+    fetcher = Fetcher(user_agent)
+    page = fetcher.get("https://example.com/a.html")      # a one-off page: FetchResult or FetchError
 
-Requests go through the session's adapter and its urllib3 connection pools;
-plain (unproxied, ASCII) URLs are sent straight to the pool, which skips
-requests' per-request layers (header/cookie/settings merging, response
-wrapping) that cost as much CPU as the exchange itself. ``interrupt()`` shuts
-down the sockets of the requests in flight, so a stop or a pause never waits
-for a connect or read timeout.
+urllib3 does the work: connection pools, retries (``Retry``: timeouts, connection
+errors, 429 and 5xx, ``Retry-After`` honoured), redirect locations, and bounded
+decompression of gzip/deflate bodies. What no library does is ours: every hop of a
+redirect goes through an optional ``gate`` (per-host politeness) and ``check`` (scope,
+robots), so a redirect never leads where the crawler may not go; caps on size, content
+type and total time; waits between retries that a stop cuts short; and ``interrupt()``
+(``sockets``), which cuts the requests in flight so a stop or a pause takes effect at once.
 """
 
 from __future__ import annotations
 
-import email.utils
-import socket
 import threading
 import time
-import zlib
+import urllib.request
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
-import requests
 import urllib3
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import (ConnectTimeoutError, LocationValueError, NewConnectionError, ProtocolError,
-                                ReadTimeoutError)
-from urllib3.exceptions import TimeoutError as Urllib3Timeout
-from urllib3.util.connection import allowed_gai_family
-from urllib3.util.timeout import _DEFAULT_TIMEOUT
+from urllib3.exceptions import (ConnectTimeoutError, DecodeError, HTTPError, LocationValueError, MaxRetryError,
+                                NewConnectionError, ProtocolError, ReadTimeoutError)
 
 from ..core.urls import is_allowed_scheme
+from .sockets import InFlight, pool_classes
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif")  # no SVG: it can carry script
 RETRY_STATUSES = (429, 500, 502, 503, 504)
+ACCEPT = {"html": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+          "image": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9", "any": "*/*"}
 _CHUNK = 64 * 1024
 
 
@@ -79,166 +73,60 @@ class FetchLimits:
     max_backoff_s: float = 30.0
 
 
-class _InFlight:
-    """The socket each thread is using for its current exchange, so another thread can cut it."""
+def _retry_class(stop: threading.Event, max_wait: float, in_flight: InFlight):
+    class StopAwareRetry(urllib3.Retry):
+        """urllib3's Retry, whose waits (backoff, Retry-After) end at once when the crawl stops;
+        an interrupted exchange is not tried again."""
 
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._socks: dict[int, socket.socket | None] = {}
-        self._cut: set[int] = set()
+        def sleep(self, response=None) -> None:
+            if in_flight.is_cut():
+                raise FetchError("interrupted", "request interrupted")
+            wait = self.get_retry_after(response) if response is not None and self.respect_retry_after_header \
+                else None
+            if wait is None:
+                wait = self.get_backoff_time()
+            if stop.wait(min(max(wait, 0.0), max_wait)):
+                raise FetchError("stopped", "crawl stopped")
 
-    def begin(self) -> None:
-        with self._lock:
-            self._socks[threading.get_ident()] = None
-
-    def attach(self, sock: socket.socket) -> None:
-        """The socket the current exchange waits on (a new one before it connects, or a reused one)."""
-        me = threading.get_ident()
-        with self._lock:
-            if me not in self._socks:
-                return
-            self._socks[me] = sock
-            cut = me in self._cut
-        if cut:
-            _shutdown(sock)
-
-    def end(self) -> bool:
-        """Close the current exchange's entry; True if it was interrupted."""
-        me = threading.get_ident()
-        with self._lock:
-            self._socks.pop(me, None)
-            if me in self._cut:
-                self._cut.discard(me)
-                return True
-        return False
-
-    def interrupt(self) -> int:
-        with self._lock:
-            socks = list(self._socks.values())
-            self._cut.update(self._socks)
-        for sock in socks:
-            if sock is not None:
-                _shutdown(sock)
-        return len(socks)
-
-
-def _shutdown(sock: socket.socket) -> None:
-    # shutdown() wakes a thread blocked in recv() or in a connect() (Linux: SYN_SENT is dropped)
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-
-
-def _connection_classes(in_flight: _InFlight):
-    """urllib3 pool classes whose connections report their sockets to ``in_flight``."""
-
-    class _Interruptible:
-        def _new_conn(self):  # urllib3's create_connection, with the socket reported before it connects
-            host, port = self._dns_host, self.port
-            if host.startswith("["):
-                host = host.strip("[]")
-            err: OSError | None = None
-            try:
-                infos = socket.getaddrinfo(host, port, allowed_gai_family(), socket.SOCK_STREAM)
-            except socket.gaierror as exc:
-                raise urllib3.exceptions.NameResolutionError(self.host, self, exc) from exc
-            for af, socktype, proto, _, sa in infos:
-                sock = None
-                try:
-                    sock = socket.socket(af, socktype, proto)
-                    in_flight.attach(sock)
-                    for opt in self.socket_options or ():
-                        sock.setsockopt(*opt)
-                    if self.timeout is not _DEFAULT_TIMEOUT:
-                        sock.settimeout(self.timeout)
-                    if self.source_address:
-                        sock.bind(self.source_address)
-                    sock.connect(sa)
-                    return sock
-                except socket.timeout as exc:
-                    if sock is not None:
-                        sock.close()
-                    raise ConnectTimeoutError(
-                        self, f"Connection to {self.host} timed out. (connect timeout={self.timeout})") from exc
-                except OSError as exc:
-                    err = exc
-                    if sock is not None:
-                        sock.close()
-            raise NewConnectionError(self, f"Failed to establish a new connection: {err or 'no address'}")
-
-        def request(self, *args, **kwargs):
-            if self.sock is not None:  # a kept-alive connection: the wait for the answer is on this socket
-                in_flight.attach(self.sock)
-            return super().request(*args, **kwargs)
-
-    class Conn(_Interruptible, HTTPConnection):
-        pass
-
-    class SConn(_Interruptible, HTTPSConnection):
-        pass
-
-    class Pool(HTTPConnectionPool):
-        ConnectionCls = Conn
-
-    class SPool(HTTPSConnectionPool):
-        ConnectionCls = SConn
-
-    return {"http": Pool, "https": SPool}
+    return StopAwareRetry
 
 
 class Fetcher:
     def __init__(self, user_agent: str, limits: FetchLimits | None = None, pool_size: int = 16,
                  stop: threading.Event | None = None):
-        self.limits = limits or FetchLimits()
+        self.limits = limits = limits or FetchLimits()
         self.stop = stop or threading.Event()
-        self.session = requests.Session()
-        # proxies from the environment are read once here, not on every request (a hot-path cost)
-        self.session.proxies.update(requests.utils.get_environ_proxies("http://example.com/") or {})
-        self.session.trust_env = False
-        self._in_flight = _InFlight()
-        adapter = HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size, max_retries=0)
-        adapter.poolmanager.pool_classes_by_scheme = _connection_classes(self._in_flight)
-        self._pools = adapter.poolmanager
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
-        self.session.headers.update({
-            "User-Agent": user_agent,
-            "Accept-Encoding": "gzip, deflate",
-            "Accept-Language": "vi,en;q=0.8",
-        })
-        self._direct = not self.session.proxies  # a proxy goes the whole requests way
-        self._headers = {**self.session.headers, "Connection": "keep-alive"}
-        self._timeout = urllib3.Timeout(connect=self.limits.connect_timeout, read=self.limits.read_timeout)
+        self.user_agent = user_agent
+        self._in_flight = InFlight()
+        headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate", "Accept-Language": "vi,en;q=0.8"}
+        self._pools = urllib3.PoolManager(num_pools=max(10, pool_size), maxsize=pool_size, headers=headers)
+        self._pools.pool_classes_by_scheme = pool_classes(self._in_flight)
+        # proxies from the environment, read once (a hot-path cost otherwise)
+        self._proxies = {scheme: urllib3.ProxyManager(url, num_pools=10, maxsize=pool_size, headers=headers)
+                         for scheme, url in urllib.request.getproxies().items() if scheme in ("http", "https")}
+        self._timeout = urllib3.Timeout(connect=limits.connect_timeout, read=limits.read_timeout)
+        self._retry = _retry_class(self.stop, limits.max_backoff_s, self._in_flight)(
+            total=None, connect=limits.retries, read=limits.retries, status=limits.retries, other=0,
+            redirect=0, raise_on_redirect=False, status_forcelist=RETRY_STATUSES, raise_on_status=False,
+            backoff_factor=limits.backoff_s, backoff_max=limits.max_backoff_s, respect_retry_after_header=True)
 
     def close(self) -> None:
-        self.session.close()
+        self._pools.clear()
+        for manager in self._proxies.values():
+            manager.clear()
 
     def interrupt(self) -> int:
         """Cut the requests in flight (from any thread); they fail as "stopped" when the stop
         event is set, else as "interrupted". Returns how many there were."""
         return self._in_flight.interrupt()
 
+    def get(self, url: str, *, accept: str = "html", check: Callable[[str], None] | None = None) -> FetchResult:
+        """One page (or image, or any file with accept="any"), as the crawler would fetch it: same
+        user agent, headers, caps and retries; ``check(url)`` runs on every hop."""
+        return self.fetch(url, accept=accept, check=check)
+
     def fetch(self, url: str, *, accept: str = "html", gate=None,
               check: Callable[[str], None] | None = None) -> FetchResult:
-        """GET with retries on timeouts, connection errors, 5xx and 429 (Retry-After honoured)."""
-        limits = self.limits
-        attempt = 0
-        while True:
-            try:
-                result = self._follow(url, accept, gate, check)
-                result.attempts = attempt + 1
-                return result
-            except FetchError as exc:
-                retryable = exc.kind in ("timeout", "connection") or exc.status in RETRY_STATUSES
-                if not retryable or attempt >= limits.retries:
-                    raise
-                wait = exc.retry_after if exc.retry_after is not None else limits.backoff_s * (2 ** attempt)
-                attempt += 1
-                if self.stop.wait(min(max(wait, 0.0), limits.max_backoff_s)):
-                    raise FetchError("stopped", "crawl stopped") from None
-
-    def _follow(self, url: str, accept: str, gate, check) -> FetchResult:
         started = time.monotonic()
         redirects: list[str] = []
         seen = {url}
@@ -247,8 +135,7 @@ class Fetcher:
                 raise FetchError("bad_url", f"not an http(s) URL: {url}")
             if check:
                 check(url)
-            host = urlsplit(url).netloc
-            with gate.slot(host) if gate else nullcontext():
+            with gate.slot(urlsplit(url).netloc) if gate else nullcontext():
                 status, ctype, body, location = self._exchange(url, accept)
             if location is None:
                 return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started)
@@ -262,7 +149,7 @@ class Fetcher:
             url = target
 
     def _exchange(self, url: str, accept: str):
-        """One request: (status, content type, body, redirect location or None)."""
+        """One request (urllib3 retries it): (status, content type, body, redirect location or None)."""
         if self.stop.is_set():
             raise FetchError("stopped", "crawl stopped")
         self._in_flight.begin()
@@ -285,27 +172,18 @@ class Fetcher:
         return FetchError("interrupted", "request interrupted")
 
     def _exchange_once(self, url: str, accept: str):
-        limits = self.limits
-        accept_header = ("text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" if accept == "html"
-                         else "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9" if accept == "image"
-                         else "*/*")
-        if self._direct and url.isascii() and not any(c in url for c in " \t\r\n"):
-            resp = self._open(url, accept_header)
-            raw = resp
-        else:
-            resp = self._open_with_requests(url, accept_header)
-            raw = resp.raw
+        resp = self._open(url, accept)
         try:
-            status = resp.status_code if raw is not resp else resp.status
+            status = resp.status
             ctype = resp.headers.get("Content-Type", "")
-            if 300 <= status < 400 and resp.headers.get("Location"):
-                return status, ctype, b"", resp.headers["Location"]
+            location = resp.get_redirect_location()
+            if location:
+                return status, ctype, b"", location
             if status >= 400:
                 kind = "http_5xx" if status >= 500 else "http_4xx"
-                raise FetchError(kind, f"HTTP {status}", status=status,
-                                 retry_after=_retry_after(resp.headers.get("Retry-After")))
+                raise FetchError(kind, f"HTTP {status}", status=status, retry_after=self._retry_after(resp))
             mime = ctype.split(";", 1)[0].strip().lower()
-            cap = limits.max_image_bytes if accept == "image" else limits.max_bytes
+            cap = self.limits.max_image_bytes if accept == "image" else self.limits.max_bytes
             if accept == "html" and mime and mime not in HTML_TYPES:
                 raise FetchError("content_type", f"not HTML: {mime}")
             if accept == "image" and mime not in IMAGE_TYPES:
@@ -313,68 +191,57 @@ class Fetcher:
             length = resp.headers.get("Content-Length", "")
             if length.isdigit() and int(length) > cap:
                 raise FetchError("too_large", f"Content-Length {length} over the {cap}-byte cap")
-            body = self._read(raw, cap)
+            body = self._read(resp, cap)
             if accept == "html" and not mime and not body.lstrip()[:1] == b"<":
                 raise FetchError("content_type", "no content type and the body is not HTML")
             return status, ctype, body, None
+        except BaseException:
+            resp.close()  # not read to its end: the connection is not reused
+            raise
         finally:
-            resp.close()
-            if raw is resp:
-                resp.release_conn()  # back to the pool (a connection closed above reconnects)
+            resp.release_conn()
 
-    def _open(self, url: str, accept_header: str):
-        """GET straight through the adapter's urllib3 pool: (a urllib3 response, body unread)."""
-        parts = urlsplit(url)
-        target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+    def _retry_after(self, resp) -> float | None:
         try:
-            pool = self._pools.connection_from_url(url)
-            return pool.urlopen("GET", target, headers={**self._headers, "Accept": accept_header},
-                                redirect=False, retries=False, preload_content=False, decode_content=False,
-                                timeout=self._timeout, assert_same_host=False, release_conn=False)
-        except NewConnectionError as exc:  # a subclass of ConnectTimeoutError: test it first
-            raise FetchError("connection", f"connection failed: {_short(exc)}") from None
-        except Urllib3Timeout as exc:
-            raise FetchError("timeout", f"no answer in time: {_timeout_name(exc)}") from None
+            return self._retry.get_retry_after(resp)
+        except HTTPError:  # an unreadable Retry-After
+            return None
+
+    def _open(self, url: str, accept: str):
+        """GET through the pool (retries included): a urllib3 response, body unread."""
+        manager = self._pools
+        if self._proxies:
+            scheme, host = urlsplit(url)[:2]
+            if scheme in self._proxies and not urllib.request.proxy_bypass(host.rsplit(":", 1)[0]):
+                manager = self._proxies[scheme]
+        try:
+            return manager.urlopen("GET", url, headers={**manager.headers, "Accept": ACCEPT.get(accept, "*/*")},
+                                   redirect=False, retries=self._retry, preload_content=False,
+                                   timeout=self._timeout)
+        except MaxRetryError as exc:  # retries spent: why the last one failed
+            raise _failure(exc.reason) from None
         except (LocationValueError, ValueError) as exc:
             raise FetchError("bad_url", f"invalid URL: {_short(exc)}") from None
-        except (ProtocolError, urllib3.exceptions.HTTPError, OSError) as exc:
-            raise FetchError("connection", f"connection failed: {_short(exc)}") from None
+        except (HTTPError, OSError) as exc:
+            raise _failure(exc) from None
 
-    def _open_with_requests(self, url: str, accept_header: str):
-        limits = self.limits
-        try:
-            return self.session.get(url, headers={"Accept": accept_header}, stream=True, allow_redirects=False,
-                                    timeout=(limits.connect_timeout, limits.read_timeout))
-        except requests.Timeout as exc:
-            raise FetchError("timeout", f"no answer in time: {exc.__class__.__name__}") from None
-        except (requests.ConnectionError, ProtocolError) as exc:
-            raise FetchError("connection", f"connection failed: {_short(exc)}") from None
-        except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
-                requests.exceptions.InvalidSchema, ValueError) as exc:
-            raise FetchError("bad_url", f"invalid URL: {_short(exc)}") from None
-
-    def _read(self, raw, cap: int) -> bytes:
-        """Read at most ``cap`` decoded bytes from a urllib3 response, within the total time limit;
-        inflate safely."""
-        encoding = raw.headers.get("Content-Encoding", "").strip().lower()
-        inflater = _Inflater(encoding) if encoding in ("gzip", "x-gzip", "deflate") else None
+    def _read(self, resp, cap: int) -> bytes:
+        """At most ``cap`` bytes of body (decoded: urllib3 inflates a bounded amount per read),
+        within the total time limit."""
+        encoded = resp.headers.get("Content-Encoding", "").strip().lower() not in ("", "identity")
         deadline = time.monotonic() + self.limits.total_timeout
         parts: list[bytes] = []
-        size = received = 0
+        size = 0
         try:
             while True:
-                chunk = raw.read1(_CHUNK, decode_content=False)
+                chunk = resp.read1(_CHUNK)
                 if not chunk:
                     break
-                received += len(chunk)
-                if inflater:
-                    chunk = inflater.feed(chunk, cap - size + 1)
-                    if size + len(chunk) > cap:
-                        raise FetchError("decompression_bomb",
-                                         f"inflates past the {cap}-byte cap from {received} bytes")
-                elif received > cap:
-                    raise FetchError("too_large", f"body over the {cap}-byte cap")
                 size += len(chunk)
+                if size > cap:
+                    if encoded:
+                        raise FetchError("decompression_bomb", f"inflates past the {cap}-byte cap")
+                    raise FetchError("too_large", f"body over the {cap}-byte cap")
                 parts.append(chunk)
                 if time.monotonic() > deadline:
                     raise FetchError("too_slow", f"body not complete after {self.limits.total_timeout:g} s")
@@ -382,53 +249,23 @@ class Fetcher:
                     raise FetchError("stopped", "crawl stopped")
         except ReadTimeoutError:
             raise FetchError("timeout", "read timed out") from None
-        except (ProtocolError, requests.ConnectionError, OSError) as exc:
+        except DecodeError as exc:
+            raise FetchError("connection", f"corrupt compressed body: {_short(exc)}") from None
+        except (ProtocolError, HTTPError, OSError) as exc:
             raise FetchError("connection", f"connection broken: {_short(exc)}") from None
-        except zlib.error as exc:
-            raise FetchError("connection", f"corrupt {encoding} body: {exc}") from None
         return b"".join(parts)
 
 
-class _Inflater:
-    """gzip/deflate with a cap on the output of every call (gzip-bomb guard)."""
-
-    def __init__(self, encoding: str):
-        self._raw_fallback = encoding == "deflate"
-        self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS if encoding != "deflate" else zlib.MAX_WBITS)
-        self._started = False
-
-    def feed(self, data: bytes, max_out: int) -> bytes:
-        try:
-            out = self._obj.decompress(data, max_out)
-        except zlib.error:
-            if self._raw_fallback and not self._started:  # servers that send raw deflate
-                self._raw_fallback = False
-                self._obj = zlib.decompressobj(-zlib.MAX_WBITS)
-                out = self._obj.decompress(data, max_out)
-            else:
-                raise
-        self._started = True
-        if self._obj.unconsumed_tail:  # hit max_out: more output is pending
-            out += b"\0"
-        return out
-
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _timeout_name(exc: Exception) -> str:
-    # the names requests gives them, as before
-    return "ConnectTimeout" if isinstance(exc, ConnectTimeoutError) else "ReadTimeout"
+def _failure(exc) -> FetchError:
+    if isinstance(exc, FetchError):
+        return exc
+    if isinstance(exc, NewConnectionError):  # a subclass of ConnectTimeoutError: test it first
+        return FetchError("connection", f"connection failed: {_short(exc)}")
+    if isinstance(exc, ConnectTimeoutError):
+        return FetchError("timeout", "no answer in time: ConnectTimeout")
+    if isinstance(exc, ReadTimeoutError):
+        return FetchError("timeout", "no answer in time: ReadTimeout")
+    return FetchError("connection", f"connection failed: {_short(exc)}")
 
 
 def _short(exc: Exception) -> str:

@@ -1,0 +1,124 @@
+"""Requests in flight that another thread can cut: a stop or a pause never waits for a
+connect or read timeout.
+
+``InFlight`` knows the socket each thread's current exchange waits on; ``interrupt()``
+shuts them down, which wakes a thread blocked in ``recv()`` or in ``connect()`` (Linux
+drops a SYN_SENT socket). urllib3 has no public hook between creating a socket and
+connecting it, so the pool's connection class creates it itself (``_new_conn``, the one
+urllib3 internal left) and reports it first; a kept-alive connection reports its socket
+when a request goes out on it (``request``, public).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+
+
+class InFlight:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._socks: dict[int, socket.socket | None] = {}
+        self._cut: set[int] = set()
+
+    def begin(self) -> None:
+        with self._lock:
+            self._socks[threading.get_ident()] = None
+
+    def attach(self, sock: socket.socket) -> None:
+        """The socket the current exchange waits on (a new one before it connects, or a reused one)."""
+        me = threading.get_ident()
+        with self._lock:
+            if me not in self._socks:
+                return
+            self._socks[me] = sock
+            cut = me in self._cut
+        if cut:
+            _shutdown(sock)
+
+    def is_cut(self) -> bool:
+        """Whether the current thread's exchange was interrupted (then it must not be retried)."""
+        with self._lock:
+            return threading.get_ident() in self._cut
+
+    def end(self) -> bool:
+        """Close the current exchange's entry; True if it was interrupted."""
+        me = threading.get_ident()
+        with self._lock:
+            self._socks.pop(me, None)
+            if me in self._cut:
+                self._cut.discard(me)
+                return True
+        return False
+
+    def interrupt(self) -> int:
+        with self._lock:
+            socks = list(self._socks.values())
+            self._cut.update(self._socks)
+        for sock in socks:
+            if sock is not None:
+                _shutdown(sock)
+        return len(socks)
+
+
+def _shutdown(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+def pool_classes(in_flight: InFlight) -> dict:
+    """urllib3 pool classes (``PoolManager.pool_classes_by_scheme``) whose connections report
+    their sockets to ``in_flight``."""
+
+    class _Reporting:
+        def _new_conn(self):
+            host = self.host.strip("[]")
+            try:
+                infos = socket.getaddrinfo(host, self.port, 0, socket.SOCK_STREAM)
+            except socket.gaierror as exc:
+                raise NameResolutionError(self.host, self, exc) from exc
+            err: OSError | None = None
+            for af, socktype, proto, _, address in infos:
+                sock = socket.socket(af, socktype, proto)
+                in_flight.attach(sock)  # before connect(): a stop cuts a connect that hangs
+                try:
+                    for option in self.socket_options or ():
+                        sock.setsockopt(*option)
+                    if isinstance(self.timeout, (int, float)):
+                        sock.settimeout(self.timeout)
+                    if self.source_address:
+                        sock.bind(self.source_address)
+                    sock.connect(address)
+                    return sock
+                except socket.timeout as exc:
+                    sock.close()
+                    raise ConnectTimeoutError(self, f"Connection to {self.host} timed out") from exc
+                except OSError as exc:
+                    err = exc
+                    sock.close()
+            raise NewConnectionError(self, f"Failed to establish a new connection: {err or 'no address'}")
+
+        def request(self, *args, **kwargs):
+            if self.sock is not None:  # a kept-alive connection: the wait for the answer is on this socket
+                in_flight.attach(self.sock)
+            return super().request(*args, **kwargs)
+
+    class Conn(_Reporting, HTTPConnection):
+        pass
+
+    class SConn(_Reporting, HTTPSConnection):
+        pass
+
+    class Pool(HTTPConnectionPool):
+        ConnectionCls = Conn
+
+    class SPool(HTTPSConnectionPool):
+        ConnectionCls = SConn
+
+    return {"http": Pool, "https": SPool}
