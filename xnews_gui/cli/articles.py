@@ -40,6 +40,8 @@ def register(sub) -> None:
     x.add_argument("--profile")
     x.add_argument("--query", help="only articles matching this full-text query")
     x.add_argument("--limit", type=int, default=0, help="at most this many (0 = all)")
+    x.add_argument("--skip-duplicates", action="store_true",
+                   help="one article per story: leave out near-duplicates of an article already exported")
     x.set_defaults(func=cmd_export, needs_db=True)
 
 
@@ -71,12 +73,16 @@ def cmd_search(args) -> int:
 
 def _selected_articles(args) -> list[dict]:
     store = args.store
+    if args.skip_duplicates:
+        store.group_duplicates()  # articles stored by an older XNews get their groups now
     if args.query:
         rows = store.search(args.query, limit=args.limit or 1_000_000)
         if args.profile:
             rows = [a for a in rows if a.profile == args.profile]
+        if args.skip_duplicates:
+            rows = [a for a in rows if a.dup_group is None or a.dup_group == a.id]
         return [article_dict(a) for a in rows]
-    return store.articles_in_order(profile=args.profile, limit=args.limit)
+    return store.articles_in_order(profile=args.profile, limit=args.limit, skip_duplicates=args.skip_duplicates)
 
 
 def cmd_export(args) -> int:

@@ -84,7 +84,17 @@ def _v3(db: SqliteDatabase) -> None:
         db.execute_sql("ALTER TABLE crawl_run ADD COLUMN pid INTEGER")
 
 
-MIGRATIONS = [_v1, _v2, _v3]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _v4(db: SqliteDatabase) -> None:
+    """Near-duplicates: each article's MinHash signature, its shingle count and its story group
+    (the id of the group's first article; NULL = not grouped yet). See store/duplicates.py."""
+    columns = {row[1] for row in db.execute_sql("PRAGMA table_info(article)").fetchall()}
+    for name, kind in (("dup_sig", "BLOB"), ("dup_size", "INTEGER"), ("dup_group", "INTEGER")):
+        if name not in columns:
+            db.execute_sql(f"ALTER TABLE article ADD COLUMN {name} {kind}")
+    db.execute_sql("CREATE INDEX IF NOT EXISTS article_dup_group ON article (dup_group)")
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

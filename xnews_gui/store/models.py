@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from peewee import (
+    BlobField,
     BooleanField,
     CharField,
     DateTimeField,
@@ -67,6 +68,9 @@ class Article(BaseModel):
     read = BooleanField(default=False)
     starred = BooleanField(default=False)
     run = ForeignKeyField(CrawlRun, null=True, backref="articles", on_delete="SET NULL")
+    dup_sig = BlobField(null=True)  # MinHash signature of the body (core/neardup.py); NULL = too short
+    dup_size = IntegerField(null=True)  # shingles behind the signature
+    dup_group = IntegerField(null=True, index=True)  # id of the story group's first article; NULL = not grouped yet
 
 
 class Page(BaseModel):

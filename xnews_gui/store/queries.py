@@ -24,7 +24,10 @@ SORT_KEYS = {
     "status": "(a.read * 2 - a.starred)",
 }
 ROW_COLUMNS = ("id", "profile", "title", "category", "confidence", "published", "fetched_at",
-               "read", "starred", "user_label", "url")
+               "read", "starred", "user_label", "url", "sources")
+# columns computed in SQL; "sources": how many stored articles tell the same story (1 = no duplicate)
+_COMPUTED = {"sources": "(CASE WHEN a.dup_group IS NULL THEN 1 ELSE "
+                        "(SELECT COUNT(*) FROM article d WHERE d.dup_group = a.dup_group) END)"}
 UNCATEGORIZED = "\x00uncategorized"  # a category filter value meaning "no category yet"
 
 
@@ -37,6 +40,7 @@ class ArticleFilter:
     starred_only: bool = False
     text: str = ""  # FTS5 over title, summary and body
     hide_hidden_categories: bool = True
+    hide_duplicates: bool = False  # one article per story: the first stored of each near-duplicate group
 
     def where(self) -> tuple[str, list]:
         """A SQL condition over the alias ``a`` and its parameters."""
@@ -60,6 +64,8 @@ class ArticleFilter:
             parts.append("NOT a.read")
         if self.starred_only:
             parts.append("a.starred")
+        if self.hide_duplicates:
+            parts.append("(a.dup_group IS NULL OR a.dup_group = a.id)")
         query = fts_query(self.text) if self.text else ""
         if self.text and not query:
             parts.append("0")
@@ -103,7 +109,7 @@ class Queries:
         out: dict[int, tuple] = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            sql = (f"SELECT {', '.join('a.' + c for c in ROW_COLUMNS)} FROM article a "
+            sql = (f"SELECT {', '.join(_COMPUTED.get(c, 'a.' + c) for c in ROW_COLUMNS)} FROM article a "
                    f"WHERE a.id IN ({','.join('?' * len(chunk))})")
             for row in self.db.execute_sql(sql, chunk).fetchall():
                 out[row[0]] = row
@@ -123,11 +129,15 @@ class Queries:
             by_id.update({a.id: a for a in Article.select().where(Article.id.in_(chunk))})
         return [article_dict(by_id[i]) for i in ids if i in by_id]
 
-    def articles_in_order(self, profile: str | None = None, limit: int = 0) -> list[dict]:
-        """Full article dicts, oldest first (all, or one profile's; at most ``limit`` when > 0)."""
+    def articles_in_order(self, profile: str | None = None, limit: int = 0,
+                          skip_duplicates: bool = False) -> list[dict]:
+        """Full article dicts, oldest first (all, or one profile's; at most ``limit`` when > 0);
+        ``skip_duplicates``: only the first stored article of each story."""
         q = Article.select().order_by(Article.id)
         if profile:
             q = q.where(Article.profile == profile)
+        if skip_duplicates:
+            q = q.where(Article.dup_group.is_null() | (Article.dup_group == Article.id))
         if limit:
             q = q.limit(limit)
         return [article_dict(a) for a in q]

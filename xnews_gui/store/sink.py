@@ -11,6 +11,7 @@ methods write at once (page-log rows wait for the next batch or ``flush``).
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from peewee import EXCLUDED, Case
@@ -18,6 +19,8 @@ from peewee import EXCLUDED, Case
 from . import repo
 from .models import Page, utcnow
 from .store import Store
+
+log = logging.getLogger(__name__)
 
 _ROWS_PER_INSERT = 100
 _WRITER_CACHE_KIB = 4000  # the crawl's writing thread only appends: a small page cache keeps the process flat
@@ -42,6 +45,7 @@ class StoreSink:
 
     def finish_run(self, summary: dict) -> None:
         self.flush()
+        self.group_duplicates()
         if self.run_id is not None:
             self.store.finish_run(self.run_id, summary.get("status", "finished"), summary)
 
@@ -75,6 +79,8 @@ class StoreSink:
                     out.append(exc)
             for i in range(0, len(rows), _ROWS_PER_INSERT):
                 _insert_pages(rows[i:i + _ROWS_PER_INSERT])
+        if articles:
+            self.group_duplicates()
         return out
 
     def store_article(self, article, category=None, confidence=None, section_label=None) -> tuple[int | None, bool]:
@@ -89,6 +95,13 @@ class StoreSink:
             self.store.mark_skipped(article.url, f"topic {category} is skipped")
             return None, False
         return self.store.store_article(article, self.profile, category, confidence, section_label, self.run_id)
+
+    def group_duplicates(self) -> None:
+        """Group the articles just stored with their near-duplicates (store/duplicates.py)."""
+        try:
+            self.store.group_duplicates()
+        except Exception:  # grouping is a convenience: never lose a crawl over it
+            log.exception("grouping near-duplicates failed")
 
     def record_page(self, url, status, encoding="", content_type="", raw_path="", kind="", error="") -> None:
         with self._lock:

@@ -20,13 +20,14 @@ from peewee import SqliteDatabase
 
 from ..paths import database_path, image_cache_dir, raw_pages_dir
 from .db import StoreError, connect
+from .duplicates import Duplicates
 from .queries import Queries
 from .repo import Records
 
 __all__ = ["Store", "StoreError"]
 
 
-class Store(Records, Queries):
+class Store(Records, Queries, Duplicates):
     def __init__(self, db: SqliteDatabase, root: Path, write_lock: threading.RLock):
         self.db = db
         self.root = Path(root)  # the data folder (images, raw pages and crawl state lie beside the database)

@@ -1,0 +1,82 @@
+"""Near-duplicates in a real SQLite store: grouped across profiles, counted, hidden, skipped by export."""
+
+from __future__ import annotations
+
+import json
+
+from xnews_gui.cli import main
+from xnews_gui.core.extract import Article
+from xnews_gui.crawl import CrawlOptions, Crawler
+from xnews_gui.store.queries import ArticleFilter
+from xnews_gui.store.sink import StoreSink
+
+from ..conftest import shared_data
+from ..unit.test_neardup import SITE_A, syndicated
+
+
+def article(url: str, title: str, body: str) -> Article:
+    html = "".join(f"<p>{line}</p>" for line in body.splitlines())
+    return Article(url=url, title=title, body_html=html, body_text=body)
+
+
+def vntc(topic: str, n: int) -> list[str]:
+    folder = shared_data("vntc", "sample", "Test_Full", topic)
+    return [p.read_text(encoding="utf-16") for p in sorted(folder.glob("*.txt"))[:n]]
+
+
+def test_syndicated_copies_are_one_story_with_sources(store, data_dir, capsys):
+    story, other, later = vntc("Phap luat", 3)
+    copy_a, copy_b = syndicated(story)
+    ids = {}
+    ids["a"] = store.store_article(article("https://a.vn/tin-1.htm", "Tin A", copy_a), "site-a")[0]
+    ids["other"] = store.store_article(article("https://a.vn/tin-2.htm", "Khác", "\n".join(SITE_A + [other])), "site-a")[0]
+    assert store.group_duplicates() == 2
+    # later, on another site: the same story, then a third copy; grouping goes on incrementally
+    ids["b"] = store.store_article(article("https://b.vn/bai-9.htm", "Tin B", copy_b), "site-b")[0]
+    ids["c"] = store.store_article(article("https://c.vn/c-3.htm", "Tin C", story), "site-c")[0]
+    ids["later"] = store.store_article(article("https://c.vn/c-4.htm", "Sau", later), "site-c")[0]
+    assert store.group_duplicates() == 3 and store.group_duplicates() == 0
+
+    rows = store.rows_by_id(list(ids.values()))
+    sources = {k: rows[i][-1] for k, i in ids.items()}
+    assert sources == {"a": 3, "b": 3, "c": 3, "other": 1, "later": 1}
+    assert [p for _, p, _ in store.story_sources(ids["b"])] == ["site-a", "site-b", "site-c"]
+
+    shown = [i for _, i in store.ordered_keys(ArticleFilter(hide_duplicates=True), sort="title")]
+    assert sorted(shown) == sorted([ids["a"], ids["other"], ids["later"]])
+    assert len(store.ordered_keys(ArticleFilter())) == 5
+
+    exported = [a["url"] for a in store.articles_in_order(skip_duplicates=True)]
+    assert exported == ["https://a.vn/tin-1.htm", "https://a.vn/tin-2.htm", "https://c.vn/c-4.htm"]
+
+    store.close()
+    code = main(["--data-dir", str(data_dir), "export", "--format", "jsonl", "--skip-duplicates"])
+    out, err = capsys.readouterr()
+    assert code == 0 and [json.loads(line)["url"] for line in out.splitlines()] == exported
+    code = main(["--data-dir", str(data_dir), "export", "--format", "jsonl"])
+    out, err = capsys.readouterr()
+    assert code == 0 and len(out.splitlines()) == 5
+
+
+def test_two_sites_with_the_same_stories_are_grouped_by_the_crawl(store, demo_server, demo_profile, tmp_path):
+    # the demo site under two names (127.0.0.1 and localhost) is two sites carrying the same 72 stories
+    port = demo_server.url.rsplit(":", 1)[1].strip("/")
+    twin = demo_profile.with_(name="demo-twin", start_urls=(f"http://localhost:{port}/",),
+                              allowed_domains=("localhost",), discovery=("sitemap",), lists=None)
+    first = demo_profile.with_(discovery=("sitemap",), lists=None)
+    for profile in (first, twin):
+        sink = StoreSink(store, profile.name)
+        sink.start_run()
+        summary = Crawler(profile, sink, state_dir=tmp_path / "crawl",
+                          options=CrawlOptions(fetch_images=False, save_raw=False)).run()
+        sink.finish_run(summary)
+        assert summary["articles"] == 72
+    groups = {}
+    for url, group in store.db.execute_sql("SELECT url, dup_group FROM article").fetchall():
+        groups.setdefault(url.split("/", 3)[3], set()).add(group)
+    assert len(groups) == 72 and all(len(g) == 1 for g in groups.values())  # each twin with its original
+    rows = store.rows_by_id([i for _, i in store.ordered_keys(ArticleFilter())])
+    assert len(rows) == 144 and all(r[-1] >= 2 for r in rows.values())
+    shown = store.rows_by_id([i for _, i in store.ordered_keys(ArticleFilter(hide_duplicates=True))])
+    assert {r[1] for r in shown.values()} == {"demo"}  # the first stored of each story
+    assert sum(r[-1] for r in shown.values()) == 144

@@ -1,0 +1,73 @@
+"""Near-duplicate signatures on real Vietnamese news text (../shared/data/vntc/sample)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from xnews_gui.core import neardup
+
+from ..conftest import shared_data
+
+
+def vntc(topic: str, n: int) -> list[str]:
+    folder = shared_data("vntc", "sample", "Test_Full", topic)
+    return [p.read_text(encoding="utf-16") for p in sorted(folder.glob("*.txt"))[:n]]
+
+
+SITE_A = ["Trang chủ Thời sự Góc nhìn Thế giới Video Podcast Kinh doanh", "Chia sẻ bài viết qua email",
+          "Tin liên quan: Giá vàng hôm nay tăng mạnh sau nhiều phiên giảm liên tiếp", "Ảnh: Ngọc Thành"]
+SITE_B = ["Theo Tuổi Trẻ", "Xem thêm: Hà Nội sắp có tuyến xe buýt mới nối trung tâm với sân bay Nội Bài",
+          "Bình luận (12) Gửi bình luận của bạn", "© Bản quyền thuộc về báo điện tử"]
+
+
+def syndicated(text: str) -> tuple[str, str]:
+    """The same story as two sites store it: different boilerplate, the second one's last paragraph cut."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    a = "\n".join(SITE_A[:2] + lines + SITE_A[2:])
+    b = "\n".join(SITE_B[:1] + lines[:-1] + SITE_B[1:]) if len(lines) > 3 else "\n".join(SITE_B + lines)
+    return a, b
+
+
+def test_the_same_story_with_other_boilerplate_is_found():
+    for text in vntc("The thao", 10):
+        a, b = syndicated(text)
+        assert neardup.same_story(neardup.signature(a), neardup.signature(b))
+
+
+def test_other_stories_on_the_same_topic_under_the_same_template_are_not():
+    texts = vntc("Kinh doanh", 12)
+    sigs = [neardup.signature("\n".join(SITE_A + [t])) for t in texts]
+    pairs = [(i, j) for i in range(len(sigs)) for j in range(i + 1, len(sigs))]
+    same = [(i, j) for i, j in pairs if neardup.same_story(sigs[i], sigs[j])]
+    assert same == []
+
+
+def test_short_texts_have_no_signature_and_never_match():
+    assert neardup.signature("Tin ngắn: bão số 5 đổ bộ") is None
+    assert not neardup.same_story(None, None)
+
+
+def test_signatures_survive_the_database_and_best_match_picks_the_story():
+    texts = vntc("Suc khoe", 6)
+    sigs = [neardup.signature(t) for t in texts]
+    blob = neardup.to_blob(sigs[0][0])
+    assert isinstance(blob, bytes) and len(blob) == 4 * neardup.PERMUTATIONS
+    assert np.array_equal(neardup.from_blob(blob), sigs[0][0])
+    known = np.stack([s[0] for s in sigs])
+    sizes = np.array([s[1] for s in sigs])
+    _, copy = syndicated(texts[3])
+    assert neardup.best_match(neardup.signature(copy), known, sizes) == 3
+    assert neardup.best_match(neardup.signature(vntc("The gioi", 1)[0]), known, sizes) == -1
+    assert neardup.best_match(sigs[0], known[:0], sizes[:0]) == -1
+
+
+@pytest.mark.parametrize("word_order_changed", [False, True])
+def test_signature_depends_on_the_words_not_on_spacing_or_case(word_order_changed):
+    text = vntc("Van hoa", 1)[0]
+    variant = "  ".join(text.upper().split())
+    if word_order_changed:  # another text altogether: its shingles differ
+        words = text.split()
+        variant = " ".join(words[::-1])
+    same = np.array_equal(neardup.signature(text)[0], neardup.signature(variant)[0])
+    assert same is (not word_order_changed)

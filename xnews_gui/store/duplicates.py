@@ -1,0 +1,104 @@
+"""The same story twice: articles grouped by near-duplicate body text, across sites and over time.
+
+    store.group_duplicates()          # signs and groups every article not grouped yet; returns how many
+
+Each article gets a MinHash signature of its body (``core/neardup.py``) and a group: the id of the
+first stored article telling the same story (its own id when there is none). New articles are
+compared with the most recent ``WINDOW`` signed articles (any profile), kept in memory per store and
+topped up incrementally, so grouping costs a few milliseconds per article. The crawl's sink calls it
+after each stored batch; reading ``dup_group`` gives "3 sources" and lets lists hide the repeats.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+
+import numpy as np
+
+from ..core import neardup
+
+WINDOW = 20_000  # signatures compared with (the most recent); ~10 MiB
+_BATCH = 500
+
+
+class _Index:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.ids = np.empty(0, dtype=np.int64)
+        self.groups = np.empty(0, dtype=np.int64)
+        self.sizes = np.empty(0, dtype=np.int64)
+        self.sigs = np.empty((0, neardup.PERMUTATIONS), dtype=np.uint32)
+        self.loaded_to = 0  # articles up to this id are in (or were too short)
+
+    def add(self, ids, groups, sizes, sigs) -> None:
+        if not len(ids):
+            return
+        self.ids = np.concatenate([self.ids, ids])[-WINDOW:]
+        self.groups = np.concatenate([self.groups, groups])[-WINDOW:]
+        self.sizes = np.concatenate([self.sizes, sizes])[-WINDOW:]
+        self.sigs = np.concatenate([self.sigs, sigs])[-WINDOW:]
+
+
+_indexes: "weakref.WeakKeyDictionary[object, _Index]" = weakref.WeakKeyDictionary()
+_indexes_lock = threading.Lock()
+
+
+def _index_for(store) -> _Index:
+    with _indexes_lock:
+        index = _indexes.get(store)
+        if index is None:
+            index = _indexes[store] = _Index()
+        return index
+
+
+class Duplicates:
+    """Mixed into ``Store``: near-duplicate grouping and its read side."""
+
+    def group_duplicates(self, limit: int = 0) -> int:
+        """Sign and group the articles that have no group yet, oldest first; how many were grouped."""
+        index = _index_for(self)
+        done = 0
+        with index.lock:
+            self._load_signed(index)
+            while not limit or done < limit:
+                rows = self.db.execute_sql(
+                    "SELECT id, body_text FROM article WHERE dup_group IS NULL ORDER BY id LIMIT ?",
+                    (_BATCH if not limit else min(_BATCH, limit - done),)).fetchall()
+                if not rows:
+                    break
+                updates = []
+                for article_id, body in rows:
+                    sig = neardup.signature(body or "")
+                    if sig is None:
+                        updates.append((None, None, article_id, article_id))
+                        continue
+                    match = neardup.best_match(sig, index.sigs, index.sizes)
+                    group = int(index.groups[match]) if match >= 0 else article_id
+                    updates.append((neardup.to_blob(sig[0]), sig[1], group, article_id))
+                    index.add(np.array([article_id]), np.array([group]), np.array([sig[1]]), sig[0][None, :])
+                with self.writing() as db:
+                    db.connection().executemany(
+                        "UPDATE article SET dup_sig = ?, dup_size = ?, dup_group = ? WHERE id = ?", updates)
+                index.loaded_to = max(index.loaded_to, rows[-1][0])
+                done += len(rows)
+        return done
+
+    def _load_signed(self, index: _Index) -> None:
+        """Signatures grouped since the index last looked (by another process too), newest WINDOW."""
+        rows = self.db.execute_sql(
+            "SELECT id, dup_group, dup_size, dup_sig FROM (SELECT id, dup_group, dup_size, dup_sig FROM article "
+            "WHERE id > ? AND dup_sig IS NOT NULL ORDER BY id DESC LIMIT ?) ORDER BY id",
+            (index.loaded_to, WINDOW)).fetchall()
+        if not rows:
+            return
+        index.add(np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.int64),
+                  np.array([r[2] for r in rows], dtype=np.int64),
+                  np.stack([neardup.from_blob(r[3]) for r in rows]))
+        index.loaded_to = rows[-1][0]
+
+    def story_sources(self, article_id: int) -> list[tuple[int, str, str]]:
+        """(id, profile, url) of every stored article in the same story group, first stored first."""
+        return [tuple(r) for r in self.db.execute_sql(
+            "SELECT b.id, b.profile, b.url FROM article a JOIN article b ON b.dup_group = a.dup_group "
+            "WHERE a.id = ? ORDER BY b.id", (article_id,)).fetchall()]
