@@ -103,3 +103,29 @@ def test_live_rows_land_in_sorted_place(qtbot, store, make_articles):
     model.add_articles(make_articles(2))
     qtbot.wait(100)
     assert model.rowCount() == 0
+
+
+def test_fetched_today_follows_the_clock_past_midnight(qtbot, store, make_articles):
+    from datetime import datetime, timezone
+
+    now = {"t": datetime(2026, 11, 30, 23, 59, 0)}
+    fetched_local = datetime(2026, 11, 30, 23, 30)
+    fetched_utc = fetched_local.astimezone().astimezone(timezone.utc).replace(tzinfo=None)
+    make_articles(2, fetched_at=fetched_utc)
+    model = loaded_model(qtbot, store, clock=lambda: now["t"])
+    assert model.index(0, 4).data() == "23:30"  # today: the time only
+    assert 60_000 <= model._midnight.remainingTime() <= 62_000  # armed for midnight
+
+    now["t"] = datetime(2026, 12, 1, 0, 0, 30)  # the model was built yesterday
+    with qtbot.waitSignal(model.dataChanged, timeout=3000) as changed:
+        model._midnight.timeout.emit()  # what the armed timer does at midnight
+    assert changed.args[0].column() == changed.args[1].column() == 4
+    assert model.index(0, 4).data() == "2026-11-30 23:30"
+    assert 86_000_000 <= model._midnight.remainingTime() <= 86_402_000  # and re-armed for the next one
+
+    # a timer that came late (the machine slept): the next paint uses the new date anyway
+    now["t"] = datetime(2026, 12, 3, 9, 0)
+    assert model.index(0, 4).data() == "2026-11-30 23:30"
+    with qtbot.waitSignal(model.dataChanged, timeout=3000):
+        pass
+    assert model.today() == "2026-12-03"

@@ -209,3 +209,58 @@ def test_topic_shown_in_vietnamese_and_corrections_stored_as_labels(qtbot, store
         QTest.keyClick(box.lineEdit(), Qt.Key.Key_Return)
     assert store.get_article(aid).user_label == "Phap luat"
     assert box.currentText() == "Pháp luật"
+
+
+def test_the_request_guard_keeps_a_bounded_record(qtbot, store, monkeypatch):
+    from xnews_gui.ui.offline_web import RequestGuard
+
+    monkeypatch.setattr(RequestGuard, "KEEP", 5)
+    urls = [f"http://news.test/img/{k}.png" for k in range(12)]
+    for k, url in enumerate(urls):
+        cache_image(store, url, make_png(f"bounded-{k}"))
+    aid = store_raw(store, title="Many images", body_html="".join(f'<p>{k}</p><img src="{u}">' for k, u in enumerate(urls)))
+    reader = ReaderView(store)
+    qtbot.addWidget(reader)
+    reader.show()
+    show(qtbot, reader, aid)
+    qtbot.waitUntil(lambda: run_js(qtbot, reader.page, "[...document.images].every(i => i.complete && i.naturalWidth > 0)"),
+                    timeout=5000)
+    assert reader.guard.allowed_count >= 10  # the page and its images were seen (some may come from cache)...
+    assert len(reader.guard.allowed) == 5  # ...and only the last few are remembered
+    assert reader.guard.blocked == [] and reader.guard.blocked_count == 0
+
+
+def renderer_processes() -> int:
+    import psutil
+
+    return len(psutil.Process().children(recursive=True))
+
+
+def test_a_long_session_hands_over_to_a_fresh_page_and_renderer(qtbot, store, monkeypatch):
+    """Each navigation leaves memory behind in the renderer: after RECYCLE_AFTER pages a new page
+    (new profile, new renderer) takes over, still locked down, and the old renderer goes."""
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWebEngineCore import QWebEngineSettings
+
+    monkeypatch.setattr(ReaderView, "RECYCLE_AFTER", 3)
+    ids = [store_raw(store, url=f"http://news.test/r-{k}.htm", title=f"Bài số {k}", content_hash=f"r{k}",
+                     body_html=f"<p>Nội dung {k}</p>") for k in range(8)]
+    reader = ReaderView(store)  # its empty page is the first load
+    qtbot.addWidget(reader)
+    reader.show()
+    pages, guards = [reader.page], [reader.guard]
+    show(qtbot, reader, ids[0])
+    processes = renderer_processes()
+    for k, aid in enumerate(ids):
+        show(qtbot, reader, aid)
+        assert run_js(qtbot, reader.page, "document.querySelector('h1').innerText") == f"Bài số {k}"
+        if reader.page is not pages[-1]:
+            pages.append(reader.page)
+            guards.append(reader.guard)
+    assert len(pages) == 4 and len(set(map(id, guards))) == 4  # 1 + 9 article loads, 3 per page
+    assert not reader.page.settings().testAttribute(QWebEngineSettings.WebAttribute.JavascriptEnabled)
+    assert reader.guard.allowed_count >= 1 and reader.guard.blocked_count == 0
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not any(shiboken6.isValid(p) for p in pages[:-1])  # the old pages (and their profiles) are gone
+    qtbot.waitUntil(lambda: renderer_processes() <= processes, timeout=10000)  # and so are their renderers

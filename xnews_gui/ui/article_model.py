@@ -9,7 +9,7 @@ inserted in place in batches: never a full reload per insert.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
@@ -36,7 +36,7 @@ class ArticleTableModel(QAbstractTableModel):
     loaded = Signal(int)  # total matching rows after a (re)load
     rowsArrived = Signal(int)  # how many live rows were inserted
 
-    def __init__(self, store: Store, parent=None, *, flush_ms: int = 300):
+    def __init__(self, store: Store, parent=None, *, flush_ms: int = 300, clock=datetime.now):
         super().__init__(parent)
         self.store = store
         self._order: list[tuple] = []  # (sort key, id) in display order
@@ -49,7 +49,11 @@ class ArticleTableModel(QAbstractTableModel):
         self._pending: list[int] = []
         self._flush = QTimer(self, singleShot=True, interval=flush_ms)
         self._flush.timeout.connect(self._flush_pending)
-        self._today = datetime.now().date().isoformat()
+        self._clock = clock  # local time now; a test may bring its own
+        self._today = ""
+        self._midnight = QTimer(self, singleShot=True)
+        self._midnight.timeout.connect(self.new_day)
+        self.new_day()
         self._bold = QFont()
         self._bold.setBold(True)
 
@@ -176,6 +180,23 @@ class ArticleTableModel(QAbstractTableModel):
         data = self._row(row)
         return dict(zip(ROW_COLUMNS, data)) if data else None
 
+    def today(self) -> str:
+        """Today's date (ISO), as of now: "Fetched" shows only the time for today's articles."""
+        today = self._clock().date().isoformat()
+        if today != self._today:  # the midnight timer is late (a suspended machine): repaint soon,
+            self._midnight.start(0)  # not in the middle of this paint
+        return today
+
+    def new_day(self) -> None:
+        """A new day began: relative dates are repainted, and the timer is set for the next midnight."""
+        now = self._clock()
+        changed = bool(self._today) and now.date().isoformat() != self._today
+        self._today = now.date().isoformat()
+        midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time())
+        self._midnight.start(max(1000, int((midnight - now).total_seconds() * 1000) + 1000))
+        if changed and self._visible:
+            self.dataChanged.emit(self.index(0, 4), self.index(self._visible - 1, 4))
+
     # --- internals -------------------------------------------------------------
     def _reloaded(self, generation: int, order: list[tuple]) -> None:
         if generation != self._generation:
@@ -270,7 +291,7 @@ class ArticleTableModel(QAbstractTableModel):
         if col == 3:
             return short_date(row[_C["published"]])
         if col == 4:
-            return short_date(utc_to_local(row[_C["fetched_at"]]), today=self._today)
+            return short_date(utc_to_local(row[_C["fetched_at"]]), today=self.today())
         if col == 5:
             parts = ["★" if row[_C["starred"]] else "", "" if row[_C["read"]] else "new"]
             return " ".join(p for p in parts if p)

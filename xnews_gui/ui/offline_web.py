@@ -4,14 +4,15 @@
 ``xnews://reader/img/<sha256>.<ext>`` an image from the content-addressed disk cache
 ``xnews://reader/static/<name>``     resources/reader files (placeholder image)
 
-Every request that is not on this scheme is blocked by RequestGuard and remembered,
-so a test (or a curious user) can see that nothing left the machine.
+Every request that is not on this scheme is blocked by RequestGuard, which remembers the
+most recent ones, so a test (or a curious user) can see that nothing left the machine.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections import deque
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl
@@ -110,26 +111,51 @@ def _read(path: Path) -> bytes | None:
 
 
 class RequestGuard(QWebEngineUrlRequestInterceptor):
-    """Blocks every request that is not for the local scheme; remembers what it saw."""
+    """Blocks every request that is not for the local scheme.
+
+    It remembers the last ``KEEP`` allowed and blocked URLs (so a test, or a curious user, can see
+    that nothing left the machine) and counts them all: never more than that for the page's life."""
+
+    KEEP = 200
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._lock = threading.Lock()
-        self.allowed: list[str] = []
-        self.blocked: list[str] = []
+        self._allowed: deque[str] = deque(maxlen=self.KEEP)
+        self._blocked: deque[str] = deque(maxlen=self.KEEP)
+        self.allowed_count = 0
+        self.blocked_count = 0
 
     def interceptRequest(self, info) -> None:  # noqa: N802
         url = info.requestUrl()
         ok = url.scheme() == SCHEME
         with self._lock:
-            (self.allowed if ok else self.blocked).append(url.toString())
+            if ok:
+                self._allowed.append(url.toString())
+                self.allowed_count += 1
+            else:
+                self._blocked.append(url.toString())
+                self.blocked_count += 1
         if not ok:
             info.block(True)
 
+    @property
+    def allowed(self) -> list[str]:
+        """The most recent allowed URLs, oldest first."""
+        with self._lock:
+            return list(self._allowed)
+
+    @property
+    def blocked(self) -> list[str]:
+        """The most recent blocked URLs, oldest first."""
+        with self._lock:
+            return list(self._blocked)
+
     def clear(self) -> None:
         with self._lock:
-            self.allowed.clear()
-            self.blocked.clear()
+            self._allowed.clear()
+            self._blocked.clear()
+            self.allowed_count = self.blocked_count = 0
 
 
 class ReaderPage(QWebEnginePage):
