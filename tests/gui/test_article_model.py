@@ -129,3 +129,31 @@ def test_fetched_today_follows_the_clock_past_midnight(qtbot, store, make_articl
     with qtbot.waitSignal(model.dataChanged, timeout=3000):
         pass
     assert model.today() == "2026-12-03"
+
+
+def test_painting_runs_no_sql_rows_arrive_from_a_worker(qtbot, store, make_articles):
+    from PySide6.QtWidgets import QTableView
+
+    make_articles(BLOCK * 3)
+    model = loaded_model(qtbot, store)
+    statements: list[str] = []
+    store.db.connection().set_trace_callback(statements.append)  # this (GUI) thread's connection
+    try:
+        view = QTableView()
+        qtbot.addWidget(view)
+        view.setModel(model)
+        view.resize(800, 400)
+        view.show()
+        qtbot.waitExposed(view)
+        view.grab()  # paints the first block: read with the order, no query
+        assert model.index(0, 1).data() == f"Article {BLOCK * 3:06d}"
+        model.fetchMore()
+        model.fetchMore()
+        view.scrollToBottom()
+        view.grab()  # rows of blocks 2 and 3 are read by workers, not here
+        last = model.index(BLOCK * 3 - 1, 1)
+        qtbot.waitUntil(lambda: last.data() == "Article 000001", timeout=5000)
+        view.grab()
+    finally:
+        store.db.connection().set_trace_callback(None)
+    assert statements == []

@@ -1,10 +1,12 @@
 """The results table: a lazy QAbstractTableModel over the articles in SQLite.
 
 A worker fetches the ordered (sort key, id) pairs of everything that matches the
-filter; the view is shown ``BLOCK`` rows at a time through canFetchMore/fetchMore and
-row contents are read by primary key in blocks when first painted. Articles stored
-while a crawl runs are queued, checked against the filter in one small query, and
-inserted in place in batches: never a full reload per insert.
+filter, and the first block of rows with them; the view is shown ``BLOCK`` rows at a
+time through canFetchMore/fetchMore and each block's contents are read by primary key
+in a worker ahead of painting. Painting never runs SQL: a row not read yet is blank
+for a moment and asks for its block. Articles stored while a crawl runs are queued,
+checked against the filter in one small query, and inserted in place in batches:
+never a full reload per insert.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class ArticleTableModel(QAbstractTableModel):
         self._generation = 0
         self._loading = False
         self._pending: list[int] = []
+        self._blocks_asked: set[int] = set()  # block starts (row // BLOCK * BLOCK) being read
         self._flush = QTimer(self, singleShot=True, interval=flush_ms)
         self._flush.timeout.connect(self._flush_pending)
         self._clock = clock  # local time now; a test may bring its own
@@ -84,6 +87,7 @@ class ArticleTableModel(QAbstractTableModel):
         more = min(BLOCK, len(self._order) - self._visible)
         if more <= 0:
             return
+        self._ask_block(self._visible)  # read ahead of the paint
         self.beginInsertRows(QModelIndex(), self._visible, self._visible + more - 1)
         self._visible += more
         self.endInsertRows()
@@ -98,7 +102,7 @@ class ArticleTableModel(QAbstractTableModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < self._visible:
             return None
-        row = self._row(index.row())
+        row = self._cached(index.row())
         if row is None:
             return None
         col = index.column()
@@ -155,10 +159,15 @@ class ArticleTableModel(QAbstractTableModel):
         self._pending.clear()  # the reload sees them anyway
         flt, sort, desc = self._filter, self._sort, self._desc
         workers.run_in_background(
-            self.store.ordered_keys, flt, sort, desc,
-            on_result=lambda order: self._reloaded(generation, order),
+            self._read_order, flt, sort, desc,
+            on_result=lambda found: self._reloaded(generation, *found),
             on_error=lambda msg: self._failed(generation, msg),
         )
+
+    def _read_order(self, flt, sort, desc) -> tuple[list[tuple], dict]:
+        """(worker) The ordered keys and the rows of the first block."""
+        order = self.store.ordered_keys(flt, sort, desc)
+        return order, self.store.rows_by_id([aid for _, aid in order[:BLOCK]])
 
     def add_articles(self, ids) -> None:
         """Articles just stored (any thread's ids, called on the GUI thread): shown in batches."""
@@ -170,14 +179,18 @@ class ArticleTableModel(QAbstractTableModel):
         """Re-read one row (flags or category changed)."""
         if article_id not in self._rows:
             return
-        self._rows.update(self.store.rows_by_id([article_id]))
-        row = self.row_of(article_id)
-        if 0 <= row < self._visible:
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+        generation = self._generation
+        workers.run_in_background(self.store.rows_by_id, [article_id],
+                                  on_result=lambda rows: self._rows_read(generation, rows))
 
     def article_row(self, row: int) -> dict | None:
         """The cached columns of a row as a dict (title, url, flags...)."""
-        data = self._row(row)
+        if not 0 <= row < len(self._order):
+            return None
+        aid = self._order[row][1]
+        if aid not in self._rows:  # asked outside painting: read it now
+            self._rows.update(self.store.rows_by_id([aid]))
+        data = self._rows.get(aid)
         return dict(zip(ROW_COLUMNS, data)) if data else None
 
     def today(self) -> str:
@@ -198,13 +211,14 @@ class ArticleTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 4), self.index(self._visible - 1, 4))
 
     # --- internals -------------------------------------------------------------
-    def _reloaded(self, generation: int, order: list[tuple]) -> None:
+    def _reloaded(self, generation: int, order: list[tuple], rows: dict) -> None:
         if generation != self._generation:
             return
         self.beginResetModel()
         self._order = order
         self._visible = min(BLOCK, len(order))
-        self._rows.clear()
+        self._rows = dict(rows)
+        self._blocks_asked.clear()
         self._loading = False
         self.endResetModel()
         self.loaded.emit(len(order))
@@ -214,15 +228,42 @@ class ArticleTableModel(QAbstractTableModel):
             self._loading = False
             self.loaded.emit(len(self._order))
 
-    def _row(self, row: int) -> tuple | None:
-        aid = self._order[row][1]
-        data = self._rows.get(aid)
+    def _cached(self, row: int) -> tuple | None:
+        """A row's columns if read already; else None, and its block is asked for (no SQL here)."""
+        data = self._rows.get(self._order[row][1])
         if data is None:
-            start = row - row % BLOCK
-            block = [i for _, i in self._order[start : start + BLOCK] if i not in self._rows]
-            self._rows.update(self.store.rows_by_id(block))
-            data = self._rows.get(aid)
+            self._ask_block(row)
         return data
+
+    def _ask_block(self, row: int) -> None:
+        start = row - row % BLOCK
+        if start in self._blocks_asked:
+            return
+        ids = [i for _, i in self._order[start : start + BLOCK] if i not in self._rows]
+        if not ids:
+            return
+        self._blocks_asked.add(start)
+        generation = self._generation
+
+        def read(result: dict) -> None:
+            self._blocks_asked.discard(start)
+            # the whole view: live inserts may have moved this block's rows meanwhile
+            self._rows_read(generation, result, 0, self._visible - 1)
+
+        workers.run_in_background(self.store.rows_by_id, ids, on_result=read,
+                                  on_error=lambda _msg: self._blocks_asked.discard(start))
+
+    def _rows_read(self, generation: int, rows: dict, first: int | None = None, last: int | None = None) -> None:
+        """Rows read in a worker: cache them and repaint their rows (``first``..``last`` when known)."""
+        if generation != self._generation or not rows:
+            return
+        self._rows.update(rows)
+        if first is None:
+            shown = [r for r in (self.row_of(aid) for aid in rows) if r >= 0]
+            first, last = (min(shown), max(shown)) if shown else (0, -1)
+        last = min(last, self._visible - 1)
+        if first <= last:
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(COLUMNS) - 1))
 
     def _flush_pending(self) -> None:
         if not self._pending:
@@ -234,13 +275,19 @@ class ArticleTableModel(QAbstractTableModel):
             return
         generation = self._generation
         workers.run_in_background(
-            self.store.ordered_keys, self._filter, self._sort, self._desc, ids,
-            on_result=lambda new: self._insert(generation, new),
+            self._read_new, self._filter, self._sort, self._desc, ids,
+            on_result=lambda found: self._insert(generation, *found),
         )
 
-    def _insert(self, generation: int, new: list[tuple]) -> None:
+    def _read_new(self, flt, sort, desc, ids) -> tuple[list[tuple], dict]:
+        """(worker) The keys of the new articles that match, and their rows."""
+        new = self.store.ordered_keys(flt, sort, desc, ids)
+        return new, self.store.rows_by_id([aid for _, aid in new])
+
+    def _insert(self, generation: int, new: list[tuple], rows: dict) -> None:
         if generation != self._generation or self._loading:
             return  # a reload is coming with these rows in it
+        self._rows.update(rows)
         known = {aid for _, aid in self._order}
         new = [item for item in new if item[1] not in known]
         if not new:
