@@ -26,23 +26,6 @@ from ..store.sink import StoreSink
 AUTO = "auto"  # classifier=AUTO: the data folder's topic model, when one loads
 
 
-def load_classifier(root: Path, log: Callable[[str], None] = lambda message: None):
-    """The data folder's topic model (the user's, else the bundled one), or None when none is usable."""
-    path = topic_model_path(Path(root))
-    if not path.is_file():
-        log("no topic model found: crawling without a classifier (articles get their section's topic)")
-        return None
-    try:
-        from ..classify.model import TopicClassifier
-
-        model = TopicClassifier.load(path)
-    except Exception as exc:  # missing module, old or corrupt model: crawl anyway
-        log(f"topic model {path.name} not usable ({exc.__class__.__name__}: {exc}); crawling without a classifier")
-        return None
-    log(f"classifying with {path}")
-    return model
-
-
 class ClassifierLoader:
     """The data folder's topic model, loaded once (again after a Retrain rewrites it); thread-safe.
     Raises when the model is unusable (the app reports it; ``start_crawl`` then crawls without)."""
