@@ -4,6 +4,7 @@ alone (parity with the desktop crawl) and as two workers sharing a real Redis se
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
 import subprocess
@@ -21,7 +22,7 @@ from xnews_gui.demo import DemoServer  # noqa: E402
 from xnews_gui.paths import BUNDLED_MODEL  # noqa: E402
 
 from ..conftest import PROFILES  # noqa: E402
-from .scale_helpers import (LoggedDemoSite, RedisServer, copy_profile, export_project, read_items,  # noqa: E402
+from .scale_helpers import (LoggedDemoSite, RedisServer, copy_profile, export_project, free_port, read_items,  # noqa: E402
                             start_worker, venv_without_qt, wait_all, which_redis, worker_env)
 
 pytestmark = pytest.mark.slow
@@ -156,3 +157,47 @@ def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
     by_url = {i["url"]: i for i in items}  # a page being written when killed may come twice: the store dedups
     same_articles(list(by_url.values()), setup["desktop"])
     assert redis_server.client.zcard("xnews:demo-polite:queue") == 0
+
+
+def test_scrapyd_deploy_and_schedule(setup, tmp_path):
+    """The project deployed with scrapyd-deploy to a real Scrapyd, a crawl started with schedule.json."""
+    pytest.importorskip("scrapyd", reason="Scrapyd is not installed (pip install -e '.[test]')")
+    pytest.importorskip("scrapyd_client", reason="scrapyd-client is not installed (pip install -e '.[test]')")
+    import requests
+
+    port = free_port()
+    (tmp_path / "scrapyd.conf").write_text(
+        f"[scrapyd]\nbind_address = 127.0.0.1\nhttp_port = {port}\nmax_proc = 1\npoll_interval = 0.2\n"
+        + "".join(f"{name}_dir = {tmp_path / name}\n" for name in ("eggs", "logs", "items", "dbs")), encoding="utf-8")
+    server = subprocess.Popen([str(setup["python"]), "-m", "scrapyd"], cwd=tmp_path, env=worker_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                requests.get(f"{base}/daemonstatus.json", timeout=2).raise_for_status()
+                break
+            except requests.RequestException:
+                assert time.monotonic() < deadline and server.poll() is None, "scrapyd did not start"
+                time.sleep(0.2)
+        project = tmp_path / "deploy"
+        shutil.copytree(setup["project"], project)
+        cfg = project / "scrapy.cfg"
+        cfg.write_text(cfg.read_text().replace("http://localhost:6800/", base + "/"), encoding="utf-8")
+        deploy = subprocess.run([str(setup["python"]), "-m", "scrapyd_client.deploy"], cwd=project, env=worker_env(),
+                                capture_output=True, text=True, timeout=120)
+        assert deploy.returncode == 0 and '"status": "ok"' in deploy.stdout + deploy.stderr, deploy.stderr
+        job = requests.post(f"{base}/schedule.json", timeout=10,
+                            data={"project": "xnews_scrapy", "spider": "xnews", "profile": "demo"}).json()
+        assert job["status"] == "ok", job
+        deadline = time.monotonic() + 120
+        while not any(j["id"] == job["jobid"] for j in
+                      requests.get(f"{base}/listjobs.json", params={"project": "xnews_scrapy"}, timeout=10).json()["finished"]):
+            assert time.monotonic() < deadline, "the Scrapyd job did not finish"
+            time.sleep(0.3)
+        items = read_items(tmp_path / "items" / "xnews_scrapy" / "xnews" / f"{job['jobid']}.jl")
+        same_articles(items, setup["desktop"])  # profiles and model came with the egg
+    finally:
+        server.terminate()
+        server.wait(10)
