@@ -16,6 +16,7 @@ import threading
 
 from peewee import EXCLUDED, Case
 
+from ..core.urls import canonical
 from . import repo
 from .models import Page, utcnow
 from .store import Store
@@ -72,15 +73,80 @@ class StoreSink:
                 self.store.record_failure(self.profile, url, reason)
             for image in images:
                 self.store.record_image(*image)
-            for article, category, confidence, section_label in articles:
-                try:
-                    out.append(self._store_one(article, category, confidence, section_label))
-                except Exception as exc:  # its savepoint is rolled back; the others stand
-                    out.append(exc)
+            out = self._store_many(list(articles))
             for i in range(0, len(rows), _ROWS_PER_INSERT):
                 _insert_pages(rows[i:i + _ROWS_PER_INSERT])
         if articles:
             self.group_duplicates()
+        return out
+
+    def _store_many(self, rows: list) -> list:
+        """Each row's (id, created): a few statements for the whole batch (each SQLite call lets
+        other threads take the GIL, and getting it back can take a switch interval); one at a
+        time, each in its own savepoint, when the batch statement fails."""
+        try:
+            with self.store.db.atomic():
+                return self._insert_many(rows)
+        except Exception:
+            out: list = []
+            for article, category, confidence, section_label in rows:
+                try:
+                    out.append(self._store_one(article, category, confidence, section_label))
+                except Exception as exc:  # its savepoint is rolled back; the others stand
+                    out.append(exc)
+            return out
+
+    def _insert_many(self, rows: list) -> list:
+        db, out = self.store.db, [None] * len(rows)
+        fresh: list[tuple[int, str, str]] = []  # (row, canonical url, content hash)
+        for i, (article, category, _, _) in enumerate(rows):
+            if category is not None and category in self.skip_categories:
+                self.store.mark_skipped(article.url, f"topic {category} is skipped")
+                out[i] = (None, False)
+            else:
+                fresh.append((i, canonical(article.url), article.content_hash))
+        hashes = sorted({h for i, _, h in fresh if rows[i][0].body_text})
+        known: dict[str, int] = {}
+        for k in range(0, len(hashes), 500):
+            chunk = hashes[k:k + 500]
+            known.update(db.execute_sql(
+                f"SELECT content_hash, min(id) FROM article WHERE profile = ? AND content_hash IN "
+                f"({','.join('?' * len(chunk))}) GROUP BY content_hash", [self.profile, *chunk]).fetchall())
+        values, taken, inserted_urls = [], set(), []
+        now = str(utcnow())
+        for i, url, digest in fresh:
+            article, category, confidence, section_label = rows[i]
+            if article.body_text and (digest in known or digest in taken):
+                continue  # the same text under another URL: answered below
+            if article.body_text:
+                taken.add(digest)
+            inserted_urls.append(url)
+            values.append((self.profile, url, article.title, article.summary, article.image, article.body_html,
+                           article.body_text, article.author, article.date, now, digest, category, confidence,
+                           section_label, self.run_id))
+        ids: dict[str, int] = {}
+        for k in range(0, len(values), _ROWS_PER_INSERT):
+            chunk = values[k:k + _ROWS_PER_INSERT]
+            ids.update((url, rowid) for rowid, url in db.execute_sql(
+                "INSERT INTO article (profile, url, title, summary, image_url, body_html, body_text, author, "
+                "published, fetched_at, content_hash, category, confidence, section_label, run_id, read, starred) "
+                "VALUES " + ",".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)"] * len(chunk)) +
+                " ON CONFLICT(url) DO NOTHING RETURNING id, url", [x for row in chunk for x in row]).fetchall())
+        if taken:  # the first of a batch's same-text articles was just stored
+            known.update((h, i) for h, i in db.execute_sql(
+                f"SELECT content_hash, min(id) FROM article WHERE profile = ? AND content_hash IN "
+                f"({','.join('?' * len(taken))}) GROUP BY content_hash", [self.profile, *taken]).fetchall()
+                if h not in known)
+        missing = [u for u in inserted_urls if u not in ids]  # URLs stored before
+        existing = dict(db.execute_sql(f"SELECT url, id FROM article WHERE url IN ({','.join('?' * len(missing))})",
+                                       missing).fetchall()) if missing else {}
+        for i, url, digest in fresh:
+            if url in ids:
+                out[i] = (ids.pop(url), True)
+            elif rows[i][0].body_text and digest in known:
+                out[i] = (known[digest], False)
+            else:
+                out[i] = (existing[url], False)
         return out
 
     def store_article(self, article, category=None, confidence=None, section_label=None) -> tuple[int | None, bool]:

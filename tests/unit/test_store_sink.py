@@ -1,0 +1,36 @@
+"""The crawl's sink writes a whole batch in one transaction with the same answers as one
+article at a time: new, the same text under another URL, a URL stored before, a skipped topic."""
+
+from __future__ import annotations
+
+from xnews_gui.core.extract import Article
+from xnews_gui.store.sink import StoreSink
+
+
+def _article(url: str, title: str, body: str = "") -> Article:
+    return Article(url=url, title=title, body_text=body or f"Nội dung của {title}", body_html="<p>x</p>")
+
+
+def test_a_batch_answers_as_single_writes_would(store):
+    sink = StoreSink(store, "site", skip_categories={"Giải trí"})
+    first = sink.write_batch([(_article("http://a.vn/1.htm", "Một"), "Thời sự", 0.9, None)])
+    assert first == [(first[0][0], True)]
+    rows = [
+        (_article("http://a.vn/2.htm", "Hai"), "Thể thao", 0.8, "the-thao"),            # new
+        (_article("http://a.vn/3.htm", "Ba", "Cùng một nội dung"), None, None, None),    # new
+        (_article("http://a.vn/4.htm", "Ba", "Cùng một nội dung"), None, None, None),    # same text as 3
+        (_article("http://a.vn/1.htm", "Một"), "Thời sự", 0.9, None),                     # stored before
+        (_article("http://a.vn/5.htm", "Một"), None, None, None),                         # same text as 1
+        (_article("http://a.vn/6.htm", "Sáu"), "Giải trí", 0.7, None),                   # a skipped topic
+    ]
+    out = sink.write_batch(rows, pages=[("http://a.vn/2.htm", 200, "utf-8", "text/html", "", "article", "")])
+    two, three, four, one_again, five, six = out
+    assert two[1] is True and three[1] is True
+    assert four == (three[0], False) and one_again == (first[0][0], False) and five == (first[0][0], False)
+    assert six == (None, False)
+    count = store.db.execute_sql("SELECT count(*) FROM article").fetchone()[0]
+    assert count == 3
+    assert store.db.execute_sql("SELECT category, section_label FROM article WHERE id = ?",
+                                (two[0],)).fetchone() == ("Thể thao", "the-thao")
+    assert store.is_known("http://a.vn/6.htm")  # remembered as seen, not stored
+    assert store.db.execute_sql("SELECT status FROM page WHERE url = 'http://a.vn/2.htm'").fetchone() == (200,)
