@@ -21,7 +21,7 @@ from xnews_gui.crawl.sink import MemorySink  # noqa: E402
 from xnews_gui.demo import DemoServer  # noqa: E402
 from xnews_gui.paths import BUNDLED_MODEL  # noqa: E402
 
-from ..conftest import PROFILES  # noqa: E402
+from ..conftest import PROFILES, REPO  # noqa: E402
 from .scale_helpers import (LoggedDemoSite, RedisServer, copy_profile, export_project, free_port, read_items,  # noqa: E402
                             start_worker, venv_without_qt, wait_all, which_redis, worker_env)
 
@@ -39,28 +39,54 @@ def site():
 
 
 @pytest.fixture(scope="module")
-def setup(site, tmp_path_factory):
-    """One exported project (profiles 'demo' and 'demo-polite'), one venv without PySide6 with
-    the project's requirements installed, and the desktop crawl's articles."""
+def newsim():
+    """The benchmark's site simulator (../shared/bench), small and slow enough for two workers."""
+    script = REPO.parent / "shared" / "bench" / "newsim.py"
+    if not script.is_file():
+        yield None
+        return
+    proc = subprocess.Popen([sys.executable, str(script), "--port", "0", "--articles", "120", "--latency-ms", "100",
+                             "--extra-kb", "8", "--duration", "600"], stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().split()[1]  # "newsim: http://127.0.0.1:PORT/  (...)"
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def setup(site, newsim, tmp_path_factory):
+    """One exported project (profiles 'demo', 'demo-polite' and, with the simulator, 'newsim'), one
+    venv without PySide6 with the project's requirements installed, and the desktop crawls' articles."""
     server, _ = site
     folder = tmp_path_factory.mktemp("scale")
     fast = copy_profile(PROFILES / "demo.json", folder / "demo.json", start_urls=[server.url])
     polite = copy_profile(PROFILES / "demo.json", folder / "demo-polite.json", name="demo-polite",
                           start_urls=[server.url], crawl={"delay_s": POLITE_DELAY, "concurrency": 4})
+    profiles = [fast, polite]
+    if newsim:
+        profiles.append(copy_profile(REPO / "benchmarks" / "newsim_profile.json", folder / "newsim.json",
+                                     start_urls=[newsim], crawl={"concurrency": 2}))
     (folder / "data").mkdir()
-    project = export_project(folder, [fast, polite], folder / "data")
+    project = export_project(folder, profiles, folder / "data")
     python = venv_without_qt(folder / "venv")
     install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
                               "-r", "requirements.txt"], cwd=project, capture_output=True, text=True, timeout=300)
     assert install.returncode == 0, install.stderr
-    profile = Profile.from_json(fast.read_text(encoding="utf-8"))
+    model = TopicClassifier.load(BUNDLED_MODEL)
+    desktop = desktop_articles(fast, folder / "state", model)
+    assert len(desktop) == 72
+    sim = desktop_articles(profiles[2], folder / "state-sim", model) if newsim else None
+    return {"project": project, "python": python, "desktop": desktop, "folder": folder, "newsim": sim}
+
+
+def desktop_articles(profile_file, state, model) -> dict:
+    """The desktop crawl of a profile: {url: (article, topic, confidence)}."""
+    profile = Profile.from_json(profile_file.read_text(encoding="utf-8"))
     sink = MemorySink()
-    summary = Crawler(profile, sink, state_dir=folder / "state", classifier=TopicClassifier.load(BUNDLED_MODEL),
+    summary = Crawler(profile, sink, state_dir=state, classifier=model,
                       options=CrawlOptions(fetch_images=False, save_raw=False)).run()
     assert summary["status"] == "finished"
-    desktop = {row["article"].url: (row["article"], row["category"], row["confidence"]) for row in sink.articles}
-    assert len(desktop) == 72
-    return {"project": project, "python": python, "desktop": desktop, "folder": folder}
+    return {row["article"].url: (row["article"], row["category"], row["confidence"]) for row in sink.articles}
 
 
 @pytest.fixture
@@ -135,21 +161,39 @@ def test_two_workers_share_one_frontier(setup, site, redis_server, tmp_path):
     assert span >= (len(pages) - 1) * POLITE_DELAY * 0.9, f"{len(pages)} requests in {span:.2f} s"
 
 
+def test_two_workers_on_the_simulator(setup, redis_server, tmp_path):
+    if setup["newsim"] is None:
+        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    outs = [tmp_path / "s1.jsonl", tmp_path / "s2.jsonl"]
+    procs = [start_worker(setup["python"], setup["project"], "newsim", out, f"XNEWS_REDIS_URL={redis_server.url}")
+             for out in outs]
+    wait_all(procs)
+    assert [p.returncode for p in procs] == [0, 0], outs[0].with_suffix(".log").read_text(errors="replace")[-3000:]
+    first, second = (read_items(o) for o in outs)
+    assert first and second, "both workers did work"
+    assert not {i["url"] for i in first} & {i["url"] for i in second}
+    assert len(setup["newsim"]) == 120
+    same_articles(first + second, setup["newsim"])
+
+
 def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
     url = redis_server.url
     timeout = "XNEWS_WORKER_TIMEOUT=2"
     victim_out, other_out, again_out = tmp_path / "victim.jsonl", tmp_path / "other.jsonl", tmp_path / "again.jsonl"
     victim = start_worker(setup["python"], setup["project"], "demo-polite", victim_out, f"XNEWS_REDIS_URL={url}", timeout)
     other = start_worker(setup["python"], setup["project"], "demo-polite", other_out, f"XNEWS_REDIS_URL={url}", timeout)
+    client = redis_server.client
     deadline = time.monotonic() + 90
-    while len(read_items(victim_out)) < 5:
+    while True:  # kill it in the middle of its work: items written and requests held
         assert time.monotonic() < deadline and victim.poll() is None, "the first worker never got going"
-        time.sleep(0.05)
-    held = [k for k in redis_server.client.scan_iter(f"xnews:demo-polite:inflight:*:{victim.pid}:*")]
-    os.kill(victim.pid, signal.SIGKILL)
+        ids = [w.decode() for w in client.zrange("xnews:demo-polite:workers", 0, -1) if f":{victim.pid}:".encode() in w]
+        held = f"xnews:demo-polite:inflight:{ids[0]}" if ids else None
+        if held and len(read_items(victim_out)) >= 5 and client.hlen(held):
+            os.kill(victim.pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
     victim.wait()
-    in_flight = sum(redis_server.client.hlen(k) for k in held)
-    assert in_flight > 0, "the killed worker held no request: the test proves nothing"
+    assert client.hlen(held) > 0, "the killed worker held no request: the test proves nothing"
     again = start_worker(setup["python"], setup["project"], "demo-polite", again_out, f"XNEWS_REDIS_URL={url}", timeout)
     wait_all([other, again])
     assert (other.returncode, again.returncode) == (0, 0)
