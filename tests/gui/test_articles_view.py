@@ -106,3 +106,39 @@ def test_the_reader_drops_an_article_the_search_excludes_and_keeps_one_it_includ
     assert "not in the list" in heading(qtbot, view.reader)
     expect_row(qtbot, view, 0, lambda: click(view, 0))
     assert view.reader.article["title"] == other
+
+
+ENGLISH = ("The city council met on Tuesday evening to discuss the new budget for schools, roads and the "
+           "public library, and agreed to publish the full plan before the end of the month.")
+
+
+def test_an_article_without_topic_shows_a_dash_and_says_why(qtbot, window, make_articles, tmp_path):
+    view = window.articles
+    english = make_articles(1, category=None, confidence=0.0, title="Council agrees budget", body_text=ENGLISH,
+                            summary="")[0]
+    short = make_articles(1, category=None, confidence=0.0, title="Tin ngắn", body_text="Hà Nội mưa to.",
+                          summary="")[0]
+    never = make_articles(1, category=None, confidence=None)[0]
+    with qtbot.waitSignal(view.model.loaded, timeout=5000):
+        view.model.reload()
+    rows = {view.model.article_id(r): r for r in range(view.model.rowCount())}
+    cell = {aid: view.model.index(rows[aid], 2) for aid in (english, short, never)}
+    assert cell[english].data() == cell[short].data() == "—"
+    assert cell[never].data() == ""
+    assert cell[english].data(Qt.ItemDataRole.ToolTipRole) == "No topic: not Vietnamese"
+    assert cell[short].data(Qt.ItemDataRole.ToolTipRole).startswith("No topic: too short (")
+    assert "Not classified" in cell[never].data(Qt.ItemDataRole.ToolTipRole)
+
+    expect_row(qtbot, view, rows[english], lambda: click(view, rows[english]))
+    box = []
+    view.reader.page.runJavaScript(
+        "JSON.stringify([document.querySelector('.category').innerText, document.querySelector('.category').title])",
+        QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    assert json.loads(box[0]) == ["—", "No topic: not Vietnamese"]
+    assert view.reader.category.toolTip().startswith("No topic: not Vietnamese")
+    assert view.reader.category.lineEdit().placeholderText() == "—"
+    qtbot.wait(300)  # let the page paint before the screenshot
+    window.grab().save(str(tmp_path / "no-topic.png"))
+    # the topic filter offers these articles under "(no topic)"
+    assert view.category.itemText(view.category.count() - 1) == "(no topic)"

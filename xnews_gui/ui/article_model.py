@@ -16,10 +16,10 @@ from datetime import datetime, timedelta, timezone
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 
-from ..core.topics import display_name
 from ..store import Store
 from ..store.queries import ROW_COLUMNS, ArticleFilter
 from . import workers
+from .topic_display import declined, no_topic_reason, topic_text
 
 BLOCK = 256
 COLUMNS = [  # (header, sort key)
@@ -44,6 +44,7 @@ class ArticleTableModel(QAbstractTableModel):
         self._order: list[tuple] = []  # (sort key, id) in display order
         self._visible = 0
         self._rows: dict[int, tuple] = {}
+        self._reasons: dict[int, str] = {}  # no-topic reasons asked for (tooltips)
         self._filter = ArticleFilter()
         self._sort, self._desc = "fetched_at", True
         self._generation = 0
@@ -117,6 +118,10 @@ class ArticleTableModel(QAbstractTableModel):
                 return row[_C["title"]]
             if col == 2 and row[_C["user_label"]]:
                 return "Category set by you"
+            if col == 2 and declined(row[_C["category"]], row[_C["confidence"]]):
+                return self.no_topic_reason(row[_C["id"]])
+            if col == 2 and row[_C["confidence"]] is None:
+                return "Not classified (there was no topic model when it was stored)"
             if col == 2 and row[_C["confidence"]] is not None:
                 return f"Classifier confidence {row[_C['confidence']]:.0%}"
         if role == Qt.ItemDataRole.ForegroundRole and col == 5 and row[_C["starred"]]:
@@ -210,6 +215,17 @@ class ArticleTableModel(QAbstractTableModel):
         if changed and self._visible:
             self.dataChanged.emit(self.index(0, 4), self.index(self._visible - 1, 4))
 
+    def no_topic_reason(self, article_id: int) -> str:
+        """Why the classifier gave this article no topic (worked out from its text when first asked)."""
+        reason = self._reasons.get(article_id)
+        if reason is None:
+            article = self.store.get_article(article_id)
+            if article is None:
+                return ""
+            text = "\n".join(filter(None, (article.title, article.summary, article.body_text)))
+            reason = self._reasons[article_id] = no_topic_reason(text, article.confidence)
+        return reason
+
     # --- internals -------------------------------------------------------------
     def _reloaded(self, generation: int, order: list[tuple], rows: dict) -> None:
         if generation != self._generation:
@@ -219,6 +235,7 @@ class ArticleTableModel(QAbstractTableModel):
         self._visible = min(BLOCK, len(order))
         self._rows = dict(rows)
         self._blocks_asked.clear()
+        self._reasons.clear()
         self._loading = False
         self.endResetModel()
         self.loaded.emit(len(order))
@@ -328,13 +345,7 @@ class ArticleTableModel(QAbstractTableModel):
         if col == 1:
             return row[_C["title"]]
         if col == 2:
-            cat = row[_C["category"]]
-            if not cat:
-                return ""
-            conf = row[_C["confidence"]]
-            if row[_C["user_label"]] or conf is None:
-                return display_name(cat)
-            return f"{display_name(cat)} ({conf:.0%})"
+            return topic_text(row[_C["category"]], row[_C["confidence"]], row[_C["user_label"]])
         if col == 3:
             return short_date(row[_C["published"]])
         if col == 4:

@@ -123,7 +123,7 @@ class ArticlesView(QWidget):
         """Re-read the site and category lists (after a crawl or a profile change)."""
         self._fill(self.site, "All sites", [(p, p) for p in self.store.distinct_values("profile")])
         cats = sorted(((display_name(c), c) for c in self.store.distinct_values("category")), key=lambda p: p[1].casefold())
-        cats.append(("(no topic yet)", UNCATEGORIZED))
+        cats.append(("(no topic)", UNCATEGORIZED))
         self._fill(self.category, "All topics", cats)
 
     @staticmethod

@@ -15,7 +15,11 @@ from ..store import Store
 from ..store.repo import article_dict
 from . import icons, store_ops
 from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
+from .topic_display import NO_TOPIC, declined, no_topic_reason
 from .reader_page import build_page, empty_page, reader_css
+
+
+CATEGORY_TIP = "Correct the topic: pick or type a label, then press Enter"
 
 
 class ReaderView(QWidget):
@@ -44,7 +48,7 @@ class ReaderView(QWidget):
         self.category.setEditable(True)
         self.category.setMinimumContentsLength(14)
         self.category.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.category.setToolTip("Correct the topic: pick or type a label, then press Enter")
+        self.category.setToolTip(CATEGORY_TIP)
         self.category.lineEdit().setPlaceholderText("category")
         self.category.activated.connect(self._category_chosen)
         spacer = QWidget(self)
@@ -124,6 +128,9 @@ class ReaderView(QWidget):
             return False
         article = article_dict(row)
         article["user_label"] = row.user_label
+        if declined(article["category"], article.get("confidence"), row.user_label):
+            text = "\n".join(filter(None, (article["title"], article["summary"], row.body_text)))
+            article["topic_note"] = no_topic_reason(text, article.get("confidence"))
         if mark_read and not row.read:
             article["read"] = True
             store_ops.write(self.store.set_flags, article_id, read=True, owner=self,
@@ -162,6 +169,9 @@ class ReaderView(QWidget):
         for key in ("read", "star", "open", "copy"):
             self.actions_[key].setEnabled(a is not None)
         self.category.setEnabled(a is not None)
+        note = (a or {}).get("topic_note")
+        self.category.lineEdit().setPlaceholderText(NO_TOPIC if note else "category")
+        self.category.setToolTip(f"{note}. {CATEGORY_TIP}" if note else CATEGORY_TIP)
         if a is None:
             return
         self.actions_["read"].setText("Mark unread" if a["read"] else "Mark read")

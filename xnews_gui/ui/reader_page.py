@@ -64,7 +64,9 @@ def build_page(article: dict, local_src: ImageSource, css: str | None = None) ->
     if article.get("date"):
         meta.append(f'<time>{escape(_nice_date(article["date"]))}</time>')
     category = article.get("user_label") or article.get("category")
-    if category:
+    if article.get("topic_note") and not category:
+        meta.append(f'<span class="category none" title="{escape(article["topic_note"])}">—</span>')
+    elif category:
         conf = article.get("confidence")
         label = escape(display_name(category)) + (f" <small>{conf:.0%}</small>" if conf is not None and not article.get("user_label") else "")
         meta.append(f'<span class="category">{label}</span>')
