@@ -71,3 +71,25 @@ def test_a_killed_crawl_is_marked_interrupted_on_the_next_start(tmp_path, demo_p
         assert store.mark_interrupted_runs() == 0
         assert [r.status for r in store.recent_runs()] == ["running", "interrupted"]
         store.finish_run(live, "finished", {})
+
+
+def test_a_reused_pid_does_not_keep_a_dead_run_running(tmp_path):
+    """The killed crawl's pid now belongs to another live process, started after the run began."""
+    from datetime import datetime
+
+    from xnews_gui.store.models import CrawlRun
+
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        with Store.open(tmp_path) as store:
+            old = store.start_run("demo")
+            with store.write_lock:
+                CrawlRun.update(pid=other.pid, started=datetime(2026, 1, 1)).where(CrawlRun.id == old).execute()
+            mine = store.start_run("demo")  # this process, started before its run: alive
+            assert store.mark_interrupted_runs() == 1
+            assert {r.id: r.status for r in store.recent_runs()} == {old: "interrupted", mine: "running"}
+            store.finish_run(mine, "finished", {})
+    finally:
+        other.kill()
+        other.wait(10)
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from datetime import datetime, timezone
 from typing import Iterable
 
 from peewee import SqliteDatabase, fn
@@ -44,16 +45,34 @@ def article_dict(a: Article) -> dict:
     }
 
 
-def _process_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
+def _process_started_at(pid: int) -> float | None:
+    """When a process started (epoch seconds), where the system tells (Linux /proc); else None."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        with open("/proc/stat", "rb") as fh:
+            boot = next(float(line.split()[1]) for line in fh if line.startswith(b"btime "))
+        return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22 of stat: start time in ticks
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def _run_process_alive(pid: int | None, started) -> bool:
+    """Whether the process that began a run still runs: its pid is alive and, where the system
+    says when that process started, it started before the run did (else the pid was reused)."""
+    if pid is None:
         return False
-    except OSError:  # it exists, owned by someone else
+    if pid != os.getpid():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:  # it exists, owned by someone else
+            pass
+    born = _process_started_at(pid)
+    if born is None or not isinstance(started, datetime):
         return True
-    return True
+    return born <= started.replace(tzinfo=timezone.utc).timestamp() + 2.0  # clock ticks are coarse
 
 
 class Records:
@@ -236,8 +255,8 @@ class Records:
     def mark_interrupted_runs(self) -> int:
         """Runs still 'running' whose process is gone (killed, crashed) become 'interrupted'; how many."""
         with self.write_lock:
-            stale = [r.id for r in CrawlRun.select(CrawlRun.id, CrawlRun.pid).where(CrawlRun.status == "running")
-                     if r.pid is None or not _process_alive(r.pid)]
+            stale = [r.id for r in CrawlRun.select(CrawlRun.id, CrawlRun.pid, CrawlRun.started)
+                     .where(CrawlRun.status == "running") if not _run_process_alive(r.pid, r.started)]
             if stale:
                 CrawlRun.update(status=INTERRUPTED, finished=utcnow()).where(CrawlRun.id.in_(stale)).execute()
         return len(stale)
