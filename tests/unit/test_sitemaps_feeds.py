@@ -127,3 +127,14 @@ def test_profile_discovery_keys_round_trip():
 def test_profile_discovery_errors(extra, message):
     with pytest.raises(ProfileError, match=message):
         profile(**extra)
+
+
+def test_profile_render_key():
+    p = profile(render={"wait_for": "h1.title", "timeout_s": 20})
+    assert (p.render.wait_for, p.render.timeout_s) == ("h1.title", 20.0)
+    assert Profile.from_json(p.to_json()) == p and profile().render is None
+    for bad, message in (({"wait_for": "h1[", "timeout_s": 5}, "render.wait_for"),
+                         ({"timeout_s": 0}, "render.timeout_s"), ({"timeout_s": True}, "render.timeout_s"),
+                         ({"wait": "h1"}, "unknown key"), ("h1", "expected an object")):
+        with pytest.raises(ProfileError, match=message):
+            profile(render=bad)

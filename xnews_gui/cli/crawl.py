@@ -52,6 +52,8 @@ def register(subparsers) -> None:
     p.add_argument("--quiet", action="store_true", help="only the summary")
     p.add_argument("--skip-hidden-topics", action="store_true",
                    help="don't store articles of topics marked 'not interested' (they are remembered as seen)")
+    p.add_argument("--render-pages", type=positive, default=2,
+                   help="offscreen browser pages rendering a 'render' profile's pages (1-4, default 2)")
     p.set_defaults(func=cmd_crawl, needs_db=True)
 
 
@@ -68,14 +70,32 @@ def cmd_crawl(args) -> int:
                            concurrency=args.concurrency, delay_s=args.delay, strategy=args.strategy,
                            contact=args.contact, fetch_images=not args.no_images, save_raw=not args.no_raw)
     printer = _Printer(quiet=args.quiet)
-    handle = start_crawl(profile, store, options, printer, skip_hidden_topics=args.skip_hidden_topics,
-                         periodic=args.periodic, log=print)
+
+    def make_handle(renderer=None):
+        return start_crawl(profile, store, options, printer, skip_hidden_topics=args.skip_hidden_topics,
+                           periodic=args.periodic, log=print, renderer=renderer)
 
     def stopping():
         print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)
 
     try:
-        summary, interrupted = run_in_thread(handle, on_interrupt=stopping)
+        if profile.render is not None and not args.periodic:  # pages that need JavaScript: Qt offscreen
+            from ..ui.render_run import run_with_render_pool
+
+            if not 1 <= args.render_pages <= 4:
+                print("error: --render-pages is 1 to 4", file=sys.stderr)
+                return 2
+            handle = None
+
+            def make(pool):
+                nonlocal handle
+                handle = make_handle(pool)
+                return handle
+
+            summary, interrupted = run_with_render_pool(args.render_pages, make, on_interrupt=stopping)
+        else:
+            handle = make_handle()
+            summary, interrupted = run_in_thread(handle, on_interrupt=stopping)
     except CrawlBusy as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

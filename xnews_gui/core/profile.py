@@ -146,6 +146,36 @@ class CrawlSettings:
 
 
 @dataclass(frozen=True)
+class RenderSettings:
+    """Article pages whose content only JavaScript builds: wait for ``wait_for`` (CSS), at most ``timeout_s``."""
+
+    wait_for: str = ""
+    timeout_s: float = 15.0
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "RenderSettings":
+        if data is True:
+            return cls()
+        if not isinstance(data, dict):
+            raise RuleError('render: expected an object like {"wait_for": "h1.title", "timeout_s": 15}')
+        unknown = set(data) - {"wait_for", "timeout_s"}
+        if unknown:
+            raise RuleError(f"render: unknown key(s) {', '.join(sorted(unknown))}")
+        wait_for = data.get("wait_for", "")
+        timeout = data.get("timeout_s", 15.0)
+        if not isinstance(wait_for, str):
+            raise RuleError("render.wait_for: expected a CSS selector")
+        if wait_for:
+            Rule(kind="css", selector=wait_for).check("render.wait_for")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 1 <= timeout <= 120:
+            raise RuleError("render.timeout_s: a number of seconds from 1 to 120")
+        return cls(wait_for, float(timeout))
+
+    def to_dict(self) -> dict:
+        return {"wait_for": self.wait_for, "timeout_s": self.timeout_s}
+
+
+@dataclass(frozen=True)
 class SelfTest:
     file: str = ""
     url: str = ""
@@ -174,6 +204,7 @@ class Profile:
     discovery: tuple[str, ...] = ("links",)
     sitemaps: tuple[str, ...] = ()  # known sitemap URLs (robots.txt's Sitemap: lines are read too)
     feeds: tuple[str, ...] = ()  # known RSS/Atom feed URLs (the start pages' announced feeds are read too)
+    render: "RenderSettings | None" = None  # article pages need JavaScript (see crawl/render.py)
     chains: dict = field(default_factory=dict)  # field name -> FieldChain (fallbacks, anchors, expect, fingerprint)
 
     def rules_for(self, name: str) -> tuple[Rule, ...]:
@@ -212,7 +243,7 @@ class Profile:
                 f"{' and '.join(map(str, READS_SCHEMAS))}); export it again from a matching XNews or update the 'schema' key"
             )
         known = {"schema", "name", "start_urls", "allowed_domains", "links", "fields", "remove",
-                 "crawl", "self_test", "topics", "description", "discovery", "sitemaps", "feeds"}
+                 "crawl", "self_test", "topics", "description", "discovery", "sitemaps", "feeds", "render"}
         unknown = set(data) - known
         if unknown:
             raise ProfileError(f"{label}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -253,6 +284,7 @@ class Profile:
                     raise RuleError(f"remove[{i}]: remove rules are css or xpath")
             crawl = CrawlSettings.from_dict(data.get("crawl", {}), "crawl")
             discovery, sitemaps, feeds = _discovery(data)
+            render = RenderSettings.from_dict(data["render"]) if data.get("render") is not None else None
             self_test = _self_test(data.get("self_test"))
             topics = data.get("topics", {})
             if not isinstance(topics, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in topics.items()):
@@ -268,7 +300,7 @@ class Profile:
         return cls(name=name, start_urls=start_urls, allowed_domains=domains, articles=articles,
                    lists=lists, fields=fields, remove=remove, crawl=crawl, self_test=self_test,
                    topics=topics, description=description if isinstance(description, str) else "",
-                   discovery=discovery, sitemaps=sitemaps, feeds=feeds,
+                   discovery=discovery, sitemaps=sitemaps, feeds=feeds, render=render,
                    chains=chains)
 
     def to_dict(self) -> dict:
@@ -289,6 +321,8 @@ class Profile:
             out["sitemaps"] = list(self.sitemaps)
         if self.feeds:
             out["feeds"] = list(self.feeds)
+        if self.render is not None:
+            out["render"] = self.render.to_dict()
         out["fields"] = {k: field_to_dict(self.fields[k], self.chains.get(k)) for k in FIELDS if k in self.fields}
         if self.remove:
             out["remove"] = [r.to_dict() for r in self.remove]

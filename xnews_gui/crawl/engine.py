@@ -46,8 +46,9 @@ PAUSE_GRACE_S = 0.5  # after a pause, requests still waiting this long are cut (
 
 class Crawler:
     def __init__(self, profile: Profile, sink, *, state_dir: Path, options: CrawlOptions | None = None,
-                 classifier=None, on_event: Callable[[CrawlEvent], None] | None = None):
+                 classifier=None, on_event: Callable[[CrawlEvent], None] | None = None, renderer=None):
         self.profile = profile
+        self.renderer = renderer  # crawl.render.Renderer (the Qt side's render pool) for "render" profiles
         self.sink = sink
         self.options = opts = options or CrawlOptions()
         self.classifier = classifier
@@ -138,7 +139,8 @@ class Crawler:
                                      delay_s=self.delay_s, stop=self._stop, on_error=self._error,
                                      on_log=lambda message: self._emit("log", {"message": message}))
         model = ModelSource(self.classifier, on_error=lambda message: self._emit("log", {"message": message}))
-        self.parser = PageParser(self.profile, self.options, self.strategy, model, on_error=self._error)
+        self.parser = PageParser(self.profile, self.options, self.strategy, model, on_error=self._error,
+                                 renderer=self.renderer, stats=self.stats_)
         self.queuer = Queuer(self)
         self.pipeline = ItemPipeline(self.sink, model, on_stored=self._stored, on_error=self._error)
         self.images = (ImageFetcher(self.downloader, self.image_root, self.pipeline.image, self.stats_)

@@ -17,13 +17,16 @@ from ..core.rules import parse_html
 from ..core.urls import UrlError, canonical
 from .options import CrawlOptions
 from .relevance import KeywordRelevance
+from .render import GENERIC_PROFILE, RenderError, embedded_article, generic_page
 from .sink import known_urls
 
 
 class PageParser:
     def __init__(self, profile: Profile, options: CrawlOptions, strategy: str, model,
-                 on_error: Callable[[str, str, str], None]):
+                 on_error: Callable[[str, str, str], None], renderer=None, stats=None):
         self.profile = profile
+        self.renderer = renderer  # crawl.render.Renderer, for profiles marked "render"
+        self.stats = stats
         self.options = options
         self.strategy = strategy
         self.model = model  # pipeline.ModelSource
@@ -74,9 +77,36 @@ class PageParser:
 
     def article_page(self, text: str, url: str):
         article = extract(text, url, self.profile)
+        if not article.ok and self.profile.render is not None:
+            article = self.rendered(text, url) or article
         if article.ok:
             try:
                 article.url = canonical(url)
             except UrlError:
                 pass
         return article
+
+    def rendered(self, text: str, url: str):
+        """The article of a page that needs JavaScript: from its embedded JSON if it has some, else
+        from the page rendered by the renderer; None when neither gives one (the error is reported)."""
+        found = embedded_article(text)
+        if found:
+            article = extract(generic_page(found), url, GENERIC_PROFILE)
+            if article.ok:
+                self._count(from_embedded_json=1)
+                return article
+        if self.renderer is None:
+            self.on_error(url, "render", "the profile needs JavaScript but this crawl has no render pool")
+            return None
+        settings = self.profile.render
+        try:
+            html = self.renderer.render(url, settings.wait_for, settings.timeout_s)
+        except RenderError as exc:
+            self.on_error(url, "render", str(exc))
+            return None
+        self._count(rendered=1)
+        return extract(html, url, self.profile)
+
+    def _count(self, **counts) -> None:
+        if self.stats is not None:
+            self.stats.add(**counts)

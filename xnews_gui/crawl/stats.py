@@ -73,6 +73,8 @@ class CrawlStats:
             "not_expanded": c.get("not_expanded", 0),
             "discovered": c.get("discovered", 0),  # article URLs from sitemaps and feeds
             "discovered_skipped": c.get("discovered_skipped", 0),  # out of scope or not article-shaped
+            "rendered": c.get("rendered", 0),  # article pages rendered by the render pool
+            "from_embedded_json": c.get("from_embedded_json", 0),  # articles read from JSON-LD / __NEXT_DATA__
             "elapsed_s": round(elapsed, 3),
             "pages_per_s": round(pages / elapsed, 2),
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,

@@ -8,6 +8,7 @@ Layout (root-relative links):
     /images/<name>.png             generated images
     /static/site.css, /robots.txt
     /sitemap.xml, /sitemap-<cat>.xml, /<cat>/rss.xml   sitemaps and feeds (see syndication.py)
+    /js/, /js/<id>.htm             the same stories built by JavaScript only (see js_section.py)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 from string import Template
 
 from ..paths import RESOURCES
-from . import syndication
+from . import js_section, syndication
 
 TEMPLATES = RESOURCES / "demo_site"
 PAGE_SIZE = 5
@@ -121,6 +122,11 @@ class DemoSite:
             return self._html(self.home())
         if path == "/robots.txt":
             return 200, "text/plain; charset=utf-8", syndication.robots(origin).encode()
+        if path == "/js/":
+            return self._html(js_section.listing(self))
+        m = re.fullmatch(r"/js/(\d+)\.htm", path)
+        if m and any(a.id == int(m.group(1)) for a in self.articles):
+            return self._html(js_section.article_shell(self, next(a for a in self.articles if a.id == int(m.group(1)))))
         syndicated = self._syndication(path, origin)
         if syndicated is not None:
             return 200, syndicated[0], syndicated[1].encode("utf-8")

@@ -112,10 +112,11 @@ class CrawlHandle:
 def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = None,
                 on_event: Callable[[CrawlEvent], None] | None = None, *, classifier=AUTO,
                 skip_hidden_topics: bool = False, image_cache_limit: int = 0,
-                periodic: bool = False, log: Callable[[str], None] | None = None) -> CrawlHandle:
+                periodic: bool = False, log: Callable[[str], None] | None = None, renderer=None) -> CrawlHandle:
     """Set a crawl up (see the module's note). ``classifier``: AUTO, a model, a loader
     (the crawl calls it in a thread of its own while it starts) or None. ``log`` gets the set-up's messages
-    (default: ``on_event`` log events). A periodic crawl records no run of its own."""
+    (default: ``on_event`` log events). A periodic crawl records no run of its own. ``renderer``: a render
+    pool (``ui.render_pool.RenderPool``) for profiles marked "render"."""
     options = options or CrawlOptions()
     if log is None:
         def log(message: str) -> None:
@@ -143,7 +144,7 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
         return CrawlHandle(store, sink, runner, periodic=True)
     sink.start_run()
     runner = Crawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
-                     on_event=on_event)
+                     on_event=on_event, renderer=renderer)
     return CrawlHandle(store, sink, runner, periodic=False)
 
 

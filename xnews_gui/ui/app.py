@@ -20,6 +20,9 @@ def _prepare_qt() -> None:
     from .settings import APPLICATION, ORGANIZATION
 
     quiet_chromium(os.environ)
+    from .render_pool import unthrottle
+
+    unthrottle(os.environ)  # the crawl's offscreen render pages run their timers at full speed
     register_scheme()
     QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
     QCoreApplication.setOrganizationName(ORGANIZATION)

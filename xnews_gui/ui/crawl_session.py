@@ -52,6 +52,7 @@ class CrawlSession(QObject):
         self._stop_requested = False
         self._timer = QTimer(self, interval=DRAIN_MS)
         self._timer.timeout.connect(self._drain)
+        self._render_pool = None  # offscreen pages for a profile marked "render" (ui/render_pool.py)
 
     @property
     def name(self) -> str:
@@ -72,6 +73,10 @@ class CrawlSession(QObject):
         self._set_state("starting")
         self._timer.start()
         self._stop_requested = False
+        if self.profile.render is not None and self._render_pool is None:
+            from .render_pool import RenderPool
+
+            self._render_pool = RenderPool(2, parent=self)
         self._worker = workers.Worker(self._run)
         self._worker.signals.result.connect(self._done)
         self._worker.signals.error.connect(self._crashed)
@@ -98,7 +103,8 @@ class CrawlSession(QObject):
     def _run(self) -> dict:
         handle = start_crawl(self.profile, self.store, self.options,
                              lambda ev: self._events.append((ev.kind, ev.data)), classifier=self.classifier,
-                             skip_hidden_topics=skip_hidden_topics(), image_cache_limit=self.image_cache_limit)
+                             skip_hidden_topics=skip_hidden_topics(), image_cache_limit=self.image_cache_limit,
+                             renderer=self._render_pool)
         self._handle = handle
         if self._stop_requested:
             handle.stop()
@@ -146,6 +152,10 @@ class CrawlSession(QObject):
         self._finish(self.summary or dict(self.stats, status="failed"), "failed")
 
     def _finish(self, summary: dict, state: str) -> None:
+        if self._render_pool is not None:  # its pages go before their profile (Qt's order)
+            self._render_pool.close()
+            self._render_pool.deleteLater()
+            self._render_pool = None
         self._drain()
         self._timer.stop()
         self.summary = summary

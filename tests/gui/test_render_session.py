@@ -1,0 +1,27 @@
+"""The app's crawl of a JavaScript-only section: the crawl session starts a render pool of offscreen
+QtWebEngine pages and the articles built in the browser are stored."""
+
+from __future__ import annotations
+
+from xnews_gui.core.profile import Profile
+from xnews_gui.crawl import CrawlOptions
+from xnews_gui.demo.site import DemoSite
+from xnews_gui.ui.crawl_session import CrawlSession
+
+from ..integration.test_render import js_profile
+
+
+def test_a_render_profile_is_crawled_through_the_apps_render_pool(qtbot, store, demo_server):
+    base = demo_server.url.rstrip("/")
+    profile = Profile.from_dict(js_profile(base))
+    session = CrawlSession(profile, store, CrawlOptions(fetch_images=False, save_raw=False, max_articles=6),
+                           classifier=None)
+    with qtbot.waitSignal(session.finished, timeout=60000) as finished:
+        session.start()
+        assert session._render_pool is not None and session._render_pool.size == 2
+    summary = finished.args[0]
+    assert summary["articles"] == 6 and summary["rendered"] >= 6 and summary["errors"] == 0
+    titles = {a.title for a in DemoSite().articles}
+    stored = store.articles_in_order()
+    assert len(stored) == 6 and all(a["title"] in titles and a["url"].startswith(base + "/js/") for a in stored)
+    assert session._render_pool is None  # closed with the crawl

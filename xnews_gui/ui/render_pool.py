@@ -1,0 +1,262 @@
+"""A small pool of offscreen QtWebEngine pages that render pages needing JavaScript, for the crawler.
+
+    pool = RenderPool(size=2)                       # in the Qt (GUI) thread, with a QApplication
+    html = pool.render(url, wait_for="h1", timeout_s=15)   # from any OTHER thread (a crawl worker)
+
+The crawler runs in worker threads and the pages live in the Qt thread: ``render`` queues the job
+through a queued signal and waits for its answer. Pages share one off-the-record profile (nothing on
+disk); images, fonts, media, plugins and sub-frames are blocked (the DOM is all we want); a page is
+recycled after ``recycle_after`` loads (Chromium pages grow); each job has a time limit, after which
+the page is stopped and recycled and the job fails. The crawler sees only the ``render`` method
+(``xnews_gui.crawl.render.Renderer``): the core stays Qt-free.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtWebEngineCore import (QWebEnginePage, QWebEngineProfile, QWebEngineSettings,
+                                     QWebEngineUrlRequestInfo, QWebEngineUrlRequestInterceptor)
+
+from ..crawl.render import RenderError
+
+_RT = QWebEngineUrlRequestInfo.ResourceType
+BLOCKED_TYPES = frozenset({_RT.ResourceTypeImage, _RT.ResourceTypeFontResource, _RT.ResourceTypeMedia,
+                           _RT.ResourceTypeObject, _RT.ResourceTypeFavicon, _RT.ResourceTypePluginResource,
+                           _RT.ResourceTypeSubFrame, _RT.ResourceTypePing, _RT.ResourceTypeCspReport})
+_POLL_MS = 50
+# Chromium slows the timers of pages nobody looks at to one a second: a rendering page is looked at
+UNTHROTTLED_FLAGS = ("--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                     "--disable-backgrounding-occluded-windows")
+
+
+def unthrottle(environ) -> None:
+    """Before the web engine starts (before the application object): full-speed timers in offscreen pages."""
+    flags = environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+    missing = [f for f in UNTHROTTLED_FLAGS if f not in flags]
+    if missing:
+        environ["QTWEBENGINE_CHROMIUM_FLAGS"] = " ".join([flags, *missing]).strip()
+
+
+class _Blocker(QWebEngineUrlRequestInterceptor):
+    """No images, fonts, media, frames or pings; http(s) only. Counts what it blocked."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.blocked = 0
+
+    def interceptRequest(self, info) -> None:  # noqa: N802
+        if info.resourceType() in BLOCKED_TYPES or info.requestUrl().scheme() not in ("http", "https"):
+            self.blocked += 1
+            info.block(True)
+
+
+class _Job:
+    def __init__(self, url: str, wait_for: str, timeout_s: float):
+        self.url, self.wait_for, self.timeout_s = url, wait_for, timeout_s
+        self.html = ""
+        self.error = ""
+        self.done = threading.Event()
+
+
+class _RenderPage(QWebEnginePage):
+    def createWindow(self, _type):  # noqa: N802  (no pop-ups)
+        return None
+
+    def javaScriptAlert(self, *_):  # noqa: N802  (never block on a dialog)
+        pass
+
+    def javaScriptConfirm(self, *_):  # noqa: N802
+        return False
+
+    def javaScriptPrompt(self, *_):  # noqa: N802
+        return False, ""
+
+
+class _Slot(QObject):
+    """One page and the job it is on."""
+
+    def __init__(self, pool: "RenderPool"):
+        super().__init__(pool)
+        self.pool = pool
+        self.loads = 0
+        self.job: _Job | None = None
+        self.page = self._new_page()
+        self.deadline = QTimer(self, singleShot=True)
+        self.deadline.timeout.connect(self._too_slow)
+        self.poll = QTimer(self, interval=_POLL_MS, singleShot=True)
+        self.poll.timeout.connect(self._check_ready)
+        self.waited = 0
+
+    def _new_page(self) -> QWebEnginePage:
+        page = _RenderPage(self.pool.profile, self)
+        page.loadFinished.connect(self._loaded)
+        page.setVisible(True)  # a hidden page's timers are throttled to one a second by Chromium
+        return page
+
+    def start(self, job: _Job) -> None:
+        self.job = job
+        self.waited = 0
+        self.loads += 1
+        self.deadline.start(int(job.timeout_s * 1000))
+        self.page.load(QUrl(job.url))
+
+    def _loaded(self, ok: bool) -> None:
+        job = self.job
+        if job is None or self.poll.isActive() or self.waited:
+            return  # a late signal of an earlier load
+        if not ok:
+            self._finish(error=f"the page did not load: {job.url}")
+            return
+        self._check_ready()
+
+    def _check_ready(self) -> None:
+        """Ask the page whether ``wait_for`` matches yet; answers are tied to their job, so a late
+        answer about the previous page is never taken for this one."""
+        job = self.job
+        if job is None:
+            return
+        self.waited += 1
+        script = f"!!document.querySelector({_js_string(job.wait_for or 'body')})"
+        self.page.runJavaScript(script, 0, lambda found, job=job: self._ready_answer(job, found))
+
+    def _ready_answer(self, job: _Job, found) -> None:
+        if job is not self.job:
+            return
+        if not found:
+            self.poll.start()  # single shot: one question in flight at a time
+            return
+        self.page.runJavaScript("'<!DOCTYPE html>' + document.documentElement.outerHTML", 0,
+                                lambda html, job=job: self._html(job, html))
+
+    def _html(self, job: _Job, html) -> None:
+        if job is not self.job:
+            return
+        if not isinstance(html, str):
+            self._finish(error="the rendered page could not be read")
+            return
+        self._finish(html=html)
+
+    def _too_slow(self) -> None:
+        if self.job is None:
+            return
+        waited = f" for {self.job.wait_for!r}" if self.job.wait_for else ""
+        self.page.triggerAction(QWebEnginePage.WebAction.Stop)
+        self.loads = self.pool.recycle_after  # a stuck page is not reused
+        self._finish(error=f"not rendered within {self.job.timeout_s:g} s{waited}")
+
+    def _finish(self, html: str = "", error: str = "") -> None:
+        job, self.job = self.job, None
+        self.poll.stop()
+        self.deadline.stop()
+        if job is not None:
+            job.html, job.error = html, error
+            job.done.set()
+        if self.loads >= self.pool.recycle_after:
+            old = self.page
+            self.page = self._new_page()
+            old.loadFinished.disconnect(self._loaded)
+            old.deleteLater()
+            self.loads = 0
+            self.pool.recycled += 1
+        self.pool._idle(self)
+
+
+class RenderPool(QObject):
+    """``size`` offscreen pages (2-4 is the useful range on a laptop) serving ``render`` calls."""
+
+    _submit = Signal(object)
+
+    def __init__(self, size: int = 2, recycle_after: int = 50, timeout_s: float = 15.0,
+                 user_agent: str = "", parent=None):
+        super().__init__(parent)
+        if not 1 <= size <= 8:
+            raise ValueError("a render pool has 1 to 8 pages")
+        self.recycle_after = max(1, recycle_after)
+        self.timeout_s = timeout_s
+        self.recycled = 0
+        self.rendered = 0
+        self.profile = QWebEngineProfile(self)  # no storage name: off the record
+        self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
+        self.profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
+        if user_agent:
+            self.profile.setHttpUserAgent(user_agent)
+        self.blocker = _Blocker(self.profile)
+        self.profile.setUrlRequestInterceptor(self.blocker)
+        a = QWebEngineSettings.WebAttribute
+        s = self.profile.settings()
+        for attr, value in ((a.AutoLoadImages, False), (a.PluginsEnabled, False), (a.WebGLEnabled, False),
+                            (a.JavascriptCanOpenWindows, False), (a.JavascriptCanAccessClipboard, False),
+                            (a.LocalContentCanAccessFileUrls, False), (a.ErrorPageEnabled, False),
+                            (a.PdfViewerEnabled, False), (a.Accelerated2dCanvasEnabled, False)):
+            s.setAttribute(attr, value)
+        self._free: list[_Slot] = []
+        self._slots = [_Slot(self) for _ in range(size)]
+        self._free = list(self._slots)
+        self._jobs: deque[_Job] = deque()
+        self._closed = False
+        self._submit.connect(self._enqueue, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def size(self) -> int:
+        return len(self._slots)
+
+    def render(self, url: str, wait_for: str = "", timeout_s: float | None = None) -> str:
+        """The page's DOM as HTML once ``wait_for`` (a CSS selector) matches; RenderError otherwise.
+        Blocks: call it from a worker thread, never from the Qt thread."""
+        if threading.current_thread() is threading.main_thread() and self.thread().isCurrentThread():
+            raise RuntimeError("RenderPool.render blocks: call it from a worker thread")
+        if self._closed:
+            raise RenderError("the render pool is closed")
+        job = _Job(url, wait_for, timeout_s or self.timeout_s)
+        self._submit.emit(job)
+        if not job.done.wait(job.timeout_s + 30):  # the page's own limit fires first; this is a safety net
+            raise RenderError(f"no answer from the render pool for {url}")
+        if job.error:
+            raise RenderError(job.error)
+        return job.html
+
+    def close(self) -> None:
+        """Fail the waiting jobs and delete the pages (before the profile, as Qt requires)."""
+        self._closed = True
+        while self._jobs:
+            job = self._jobs.popleft()
+            job.error = "the render pool closed"
+            job.done.set()
+        for slot in self._slots:
+            if slot.job is not None:
+                slot.job.error = "the render pool closed"
+                slot.job.done.set()
+                slot.job = None
+            slot.poll.stop()
+            slot.deadline.stop()
+            slot.page.deleteLater()
+        self._slots.clear()
+        self._free.clear()
+
+    # --- Qt thread -----------------------------------------------------------------
+    def _enqueue(self, job: _Job) -> None:
+        if self._closed:
+            job.error = "the render pool closed"
+            job.done.set()
+            return
+        self._jobs.append(job)
+        self._pump()
+
+    def _idle(self, slot: _Slot) -> None:
+        self.rendered += 1
+        if not self._closed:
+            self._free.append(slot)
+            self._pump()
+
+    def _pump(self) -> None:
+        while self._free and self._jobs:
+            self._free.pop().start(self._jobs.popleft())
+
+
+def _js_string(text: str) -> str:
+    import json
+
+    return json.dumps(text)
