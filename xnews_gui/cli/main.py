@@ -10,10 +10,10 @@ from .. import __version__
 from ..core.profile import ProfileError
 from ..core.rules import RuleError
 from ..paths import DataDirError, data_dir, ensure_writable
-from . import articles, classify, crawl, demo, extract, profiles, scale
+from . import articles, classify, cookies, crawl, demo, extract, profiles, scale
 from .common import CliError
 
-COMMAND_GROUPS = [profiles, extract, articles, demo, crawl, classify, scale]  # in the order --help lists them
+COMMAND_GROUPS = [profiles, extract, articles, demo, crawl, cookies, classify, scale]  # in the order --help lists them
 
 
 def build_parser() -> argparse.ArgumentParser:

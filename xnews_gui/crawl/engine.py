@@ -26,6 +26,7 @@ from typing import Callable
 
 from ..core.encoding import decode_html
 from ..core.profile import FIELDS, Profile
+from .cookies import looks_like_login
 from .downloader import Downloader
 from .fetcher import FetchError, FetchResult
 from .frontier import DISK_ORDERS, Request, make_scheduler
@@ -79,6 +80,8 @@ class Crawler:
         self._busy = 0
         self._started_pages = 0
         self._article_slots = 0
+        self._login_pages = 0
+        self._login_warnings: list[str] = []
         self._claim_result = NEW
         self._ran = False
         self.stats_ = CrawlStats(fields=[f for f in FIELDS if f in profile.fields])
@@ -188,7 +191,7 @@ class Crawler:
         summary["pass"] = self.state.pass_no
         summary["resumed"] = self.state.resumed
         summary["broken_fields"] = broken_fields(summary["fill_rate"], self.stats_.get("extracted"), previous_fill)
-        summary["warnings"] = list(self.traps.warnings)
+        summary["warnings"] = list(self.traps.warnings) + self._login_warnings
         summary["trap_refused"] = dict(self.traps.refused)
         if self.stats_.get("extracted") >= 5:
             self.state.put("fill_rate", json.dumps(summary["fill_rate"]))
@@ -294,6 +297,7 @@ class Crawler:
             article = self.parser.article_page(text, result.url)
             self.stats_.extracted(article)
             if not article.ok:
+                self._login_check(text, result.url)
                 reason = "; ".join(article.errors)
                 self.pipeline.failure(result.url, reason)
                 self._error(result.url, "extraction", reason)
@@ -358,6 +362,22 @@ class Crawler:
         self._settled(req.url)
         self.pipeline.page(req.url, status, kind=req.kind, error=f"{kind}: {message}")
         self._error(req.url, kind, message)
+
+    def _login_check(self, text: str, url: str) -> None:
+        """An article page that asks for a password: the site wants a login (or the cookies expired)."""
+        if not looks_like_login(text):
+            return
+        self.stats_.add(login_pages=1)
+        with self._cond:
+            self._login_pages += 1
+            count = self._login_pages
+        if count in (1, 10, 100):
+            message = (f"{count} article page{'s' if count > 1 else ''} answered with a login form (last: {url}): "
+                       "the site wants a login, or the profile's cookies have expired; import fresh cookies "
+                       "(xnews cookies import)")
+            if count == 1:
+                self._login_warnings.append(message)
+            self._emit("log", {"message": f"WARNING: {message}", "warning": True})
 
     def _error(self, url: str, kind: str, message: str) -> None:
         self.stats_.error(kind)

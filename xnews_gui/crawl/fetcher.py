@@ -93,8 +93,9 @@ def _retry_class(stop: threading.Event, max_wait: float, in_flight: InFlight):
 
 class Fetcher:
     def __init__(self, user_agent: str, limits: FetchLimits | None = None, pool_size: int = 16,
-                 stop: threading.Event | None = None):
+                 stop: threading.Event | None = None, cookies=None):
         self.limits = limits = limits or FetchLimits()
+        self.cookies = cookies  # crawl.cookies.CookieFile: the profile's cookies, sent where they match
         self.stop = stop or threading.Event()
         self.user_agent = user_agent
         self._in_flight = InFlight()
@@ -215,7 +216,11 @@ class Fetcher:
             if scheme in self._proxies and not urllib.request.proxy_bypass(host.rsplit(":", 1)[0]):
                 manager = self._proxies[scheme]
         try:
-            return manager.urlopen("GET", url, headers={**manager.headers, "Accept": ACCEPT.get(accept, "*/*")},
+            headers = {**manager.headers, "Accept": ACCEPT.get(accept, "*/*")}
+            cookie = self.cookies.header_for(url) if self.cookies else ""
+            if cookie:
+                headers["Cookie"] = cookie
+            return manager.urlopen("GET", url, headers=headers,
                                    redirect=False, retries=self._retry, preload_content=False,
                                    timeout=self._timeout)
         except MaxRetryError as exc:  # retries spent: why the last one failed

@@ -73,6 +73,7 @@ class CrawlStats:
             "not_expanded": c.get("not_expanded", 0),
             "discovered": c.get("discovered", 0),  # article URLs from sitemaps and feeds
             "discovered_skipped": c.get("discovered_skipped", 0),  # out of scope or not article-shaped
+            "login_pages": c.get("login_pages", 0),  # article pages that asked for a password
             "rendered": c.get("rendered", 0),  # article pages rendered by the render pool
             "from_embedded_json": c.get("from_embedded_json", 0),  # articles read from JSON-LD / __NEXT_DATA__
             "elapsed_s": round(elapsed, 3),

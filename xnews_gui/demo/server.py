@@ -14,7 +14,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-        status, ctype, body = self.site.render(self.path, self._origin())
+        status, ctype, body = self.site.render(self.path, self._origin(), self.headers.get("Cookie", ""))
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))

@@ -9,6 +9,7 @@ Layout (root-relative links):
     /static/site.css, /robots.txt
     /sitemap.xml, /sitemap-<cat>.xml, /<cat>/rss.xml   sitemaps and feeds (see syndication.py)
     /js/, /js/<id>.htm             the same stories built by JavaScript only (see js_section.py)
+    /thanh-vien/, /thanh-vien/<id>.htm   members only: a login form without the session cookie (members.py)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 from string import Template
 
 from ..paths import RESOURCES
-from . import js_section, syndication
+from . import js_section, members, syndication
 
 TEMPLATES = RESOURCES / "demo_site"
 PAGE_SIZE = 5
@@ -114,14 +115,21 @@ class DemoSite:
         return {a.path: a for a in self.articles}
 
     # --- rendering -----------------------------------------------------------
-    def render(self, path: str, origin: str = "http://127.0.0.1:8765") -> tuple[int, str, bytes]:
+    def render(self, path: str, origin: str = "http://127.0.0.1:8765", cookies: str = "") -> tuple[int, str, bytes]:
         """(status, content type, body) for a request path; ``origin`` is what absolute URLs
-        (sitemaps, feeds) start with."""
+        (sitemaps, feeds) start with; ``cookies`` the request's Cookie header (members' pages)."""
         path = path.split("?", 1)[0].split("#", 1)[0] or "/"
         if path in ("/", "/index.html"):
             return self._html(self.home())
         if path == "/robots.txt":
             return 200, "text/plain; charset=utf-8", syndication.robots(origin).encode()
+        if path == "/thanh-vien/":
+            return self._html(members.listing(self))
+        m = re.fullmatch(r"/thanh-vien/(\d+)\.htm", path)
+        if m and any(a.id == int(m.group(1)) for a in members.stories(self)):
+            if not members.logged_in(cookies):
+                return self._html(members.login_page(self))
+            return self._html(self.article_page(next(a for a in self.articles if a.id == int(m.group(1)))))
         if path == "/js/":
             return self._html(js_section.listing(self))
         m = re.fullmatch(r"/js/(\d+)\.htm", path)

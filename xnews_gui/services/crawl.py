@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.profile import Profile
+from ..crawl.cookies import CookieError, CookieFile, cookies_path
 from ..crawl.engine import CrawlEvent, CrawlOptions, Crawler
 from ..crawl.periodic import PeriodicCrawler
 from ..crawl.state import CrawlBusy
@@ -123,6 +124,15 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
             if on_event is not None:
                 on_event(CrawlEvent("log", {"message": message}))
 
+    if options.cookies is None:
+        try:
+            jar = CookieFile.load(cookies_path(store.root, profile.name))
+        except (CookieError, OSError) as exc:
+            log(f"the profile's cookies cannot be read ({exc}): crawling without them")
+        else:
+            if len(jar):
+                options = replace(options, cookies=jar)
+                log(f"sending the profile's cookies: {jar.summary()}")
     if options.fetch_images and image_cache_limit and store.image_cache_bytes() >= image_cache_limit:
         options = replace(options, fetch_images=False)
         log("the image cache is full (see Settings): images are not fetched")

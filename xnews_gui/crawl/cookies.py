@@ -1,0 +1,163 @@
+"""A profile's cookies (a login, an accepted consent banner), kept in the data folder and sent by its
+crawls; and how a crawl tells that a site has started answering with login pages.
+
+    jar = CookieFile.load(cookies_path(data_dir, "vnexpress"))   # empty when there is none
+    jar.header_for("https://vnexpress.net/abc.html")               # "a=1; b=2" (matching, unexpired)
+    CookieFile.import_text(text)  ->  cookies from a cookies.txt (Netscape) or our JSON export
+
+The file is ``<data>/cookies/<profile>.json``, readable by the user only (0600, its folder 0700): a
+session cookie is a password. Cookies are sent, never learned from answers: what the user imported is
+what goes out, until it expires.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+MAX_COOKIES = 300
+MAX_FILE_BYTES = 1024 * 1024
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class CookieError(ValueError):
+    """Cookies that cannot be read; one line."""
+
+
+@dataclass(frozen=True)
+class Cookie:
+    name: str
+    value: str
+    domain: str  # ".example.vn" (subdomains too) or "example.vn"
+    path: str = "/"
+    expires: float = 0  # Unix time; 0 = a session cookie (no expiry given)
+    secure: bool = False
+
+    def matches(self, host: str, path: str, https: bool, now: float) -> bool:
+        if self.expires and self.expires < now:
+            return False
+        if self.secure and not https:
+            return False
+        domain = self.domain.lower().lstrip(".")
+        if not (host == domain or (self.domain.startswith(".") and host.endswith("." + domain))):
+            return False
+        return path.startswith(self.path or "/")
+
+
+def cookies_path(data_dir: Path, profile: str) -> Path:
+    if not _NAME.match(profile):
+        raise CookieError(f"not a profile name: {profile!r}")
+    return Path(data_dir) / "cookies" / f"{profile}.json"
+
+
+class CookieFile:
+    def __init__(self, cookies=(), path: Path | None = None):
+        self.cookies: list[Cookie] = list(cookies)[:MAX_COOKIES]
+        self.path = path
+
+    def __len__(self) -> int:
+        return len(self.cookies)
+
+    # --- reading and writing ----------------------------------------------------
+    @classmethod
+    def load(cls, path: Path) -> "CookieFile":
+        path = Path(path)
+        if not path.is_file():
+            return cls(path=path)
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise CookieError(f"{path}: over {MAX_FILE_BYTES // 1024} KiB")
+        return cls(cls.import_text(path.read_text(encoding="utf-8")), path)
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the file readable by the user only (created 0600 from the start, never wider)."""
+        path = Path(path or self.path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.chmod(path.parent, 0o700)
+        tmp = path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump([asdict(c) for c in self.cookies], handle, ensure_ascii=False, indent=1)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+        self.path = path
+        return path
+
+    @staticmethod
+    def import_text(text: str) -> list[Cookie]:
+        """Cookies from our JSON list or from a browser's cookies.txt (Netscape format)."""
+        stripped = text.lstrip()
+        if stripped.startswith("["):
+            try:
+                rows = json.loads(stripped)
+            except ValueError as exc:
+                raise CookieError(f"not a JSON list of cookies: {exc}") from None
+            out = []
+            for i, row in enumerate(rows[:MAX_COOKIES]):
+                if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "value", "domain")):
+                    raise CookieError(f"cookie {i + 1}: needs name, value and domain (text)")
+                out.append(Cookie(row["name"], row["value"], row["domain"], str(row.get("path") or "/"),
+                                  float(row.get("expires") or 0), bool(row.get("secure", False))))
+            return out
+        out = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.startswith("#HttpOnly_"):
+                line = line[len("#HttpOnly_"):]
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 7:
+                raise CookieError(f"line {number}: a cookies.txt line has 7 tab-separated fields")
+            domain, _sub, path, secure, expires, name, value = parts
+            try:
+                expiry = float(expires or 0)
+            except ValueError:
+                raise CookieError(f"line {number}: the expiry is not a number") from None
+            out.append(Cookie(name, value, domain, path or "/", expiry, secure.upper() == "TRUE"))
+            if len(out) >= MAX_COOKIES:
+                break
+        if not out:
+            raise CookieError("no cookies found (expected a cookies.txt or a JSON list)")
+        return out
+
+    # --- use -------------------------------------------------------------------------
+    def header_for(self, url: str, now: float | None = None) -> str:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        now = time.time() if now is None else now
+        chosen = [c for c in self.cookies if c.matches(host, parts.path or "/", parts.scheme == "https", now)]
+        chosen.sort(key=lambda c: -len(c.path))  # the most specific path first, as browsers send them
+        return "; ".join(f"{c.name}={c.value}" for c in chosen)
+
+    def summary(self, now: float | None = None) -> str:
+        """One line for the user: how many, for which domains, when they expire."""
+        if not self.cookies:
+            return "no cookies"
+        now = time.time() if now is None else now
+        dated = [c.expires for c in self.cookies if c.expires]
+        expired = sum(1 for e in dated if e < now)
+        domains = sorted({c.domain.lstrip(".") for c in self.cookies})
+        text = f"{len(self.cookies)} cookie{'s' if len(self.cookies) != 1 else ''} for {', '.join(domains[:3])}"
+        if dated:
+            first = datetime.fromtimestamp(min(e for e in dated if e >= now) if expired < len(dated) else max(dated),
+                                           tz=timezone.utc)
+            text += (f"; {expired} expired" if expired else "") + (
+                f"; next expiry {first:%Y-%m-%d %H:%M} UTC" if expired < len(dated) else "; all expired")
+        if len(dated) < len(self.cookies):
+            text += f"; {len(self.cookies) - len(dated)} without expiry"
+        return text
+
+
+_PASSWORD = re.compile(rb"<input[^>]+type\s*=\s*[\"']?password", re.I)
+_LOGIN_WORDS = re.compile(r"đăng nhập|dang-nhap|log ?in|sign ?in|signin|login", re.I)
+
+
+def looks_like_login(text: str) -> bool:
+    """A page that asks for a password (a login form) instead of showing an article."""
+    head = text[:200_000]
+    return bool(_PASSWORD.search(head.encode("utf-8", "ignore"))) and bool(_LOGIN_WORDS.search(head))
