@@ -118,3 +118,45 @@ def test_cleanportaleval_profile_from_one_click_and_three_siblings(site):
         bodies.append(_f1(_tokens(got.body_text), want_body))
     assert sum(titles) / len(titles) >= 0.9
     assert statistics.median(bodies) >= 0.9
+
+
+# --- details that decide real sites ----------------------------------------------------------
+def _article(n: int, teaser_cards: int = 0) -> str:
+    cards = "".join(f"<article class='card'><div>Other story {n}-{i} <a href='/o{i}'>read</a></div></article>"
+                    for i in range(teaser_cards))
+    paragraphs = "".join(f"<div data-dot='mol-paragraph'>Paragraph {i} of story {n} says something long enough "
+                         f"to count as article text, with detail {n * i}.</div>" for i in range(6))
+    return (f"<html><head><meta property='og:title' content='Story number {n} is here | Site | 01.02.2024'></head>"
+            f"<body><article class='h_f7'><h1 class='a_Xy'>Story number {n} is here</h1>"
+            f"<div class='h_bZ' data-dot='ogm-article-content'>{paragraphs}"
+            f"<div class='h_gU' data-dot='mol-document-links'><a href='/x'>Related: another story</a></div></div>"
+            f"</article>{cards}</body></html>")
+
+
+def test_stable_data_hooks_beat_minified_classes_and_boxes_inside_the_body_go():
+    clicked = _article(1)
+    doc = parse_html(clicked)
+    profile = induce_profile({"title": [(clicked, element_xpath(doc.xpath("//h1")[0]))],
+                              "body": [(clicked, element_xpath(doc.xpath("//div[@class='h_bZ']")[0]))]},
+                             siblings=[_article(2, 3), _article(3, 2), _article(4, 4)])
+    body = profile.fields["body"].selector
+    assert "data-dot" in body and "h_bZ" not in body, body
+    other = extract(_article(9, 5), "http://example.test/9", profile)
+    assert "Paragraph 5 of story 9" in other.body_text
+    assert "Related: another story" not in other.body_text and "Other story" not in other.body_text
+    assert other.title == "Story number 9 is here"
+
+
+def test_og_title_anchor_drops_the_site_suffix():
+    page = _article(5).replace("<h1 class='a_Xy'>Story number 5 is here</h1>", "")
+    from xnews_gui.core.metadata import ANCHORS
+
+    assert ANCHORS["title"][1].apply(page) == ["Story number 5 is here"]
+
+
+@pytest.mark.parametrize("name, generated", [("h_gU", True), ("e_j", True), ("share_bar__AIZAa", True),
+                                             ("article__headline", False), ("story-title", False)])
+def test_minified_and_css_module_names_are_not_hooks(name, generated):
+    from xnews_gui.core.candidates import is_generated
+
+    assert is_generated(name) is generated

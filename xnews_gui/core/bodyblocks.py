@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .candidates import _classes, _quote, is_generated
+from .candidates import DATA_HOOKS, _classes, _quote, is_generated
 from .rules import element_text
 
 _CONTAINERS = ("div", "article", "section", "main", "td", "span", "font", "center", "blockquote", "form")
@@ -18,6 +18,7 @@ _BOILER_WORDS = re.compile(
     r"(^|[-_ ])(share|sharing|social|sociallinks|related|relatedlinks|newsletter|subscribe|subscription|promo|"
     r"advert|advertisement|ads?|sponsor|outbrain|taboola|recommend|recommended|readmore|read-more|more-stories|"
     r"comments?|tags|toolbar|print|email-signup|signup|popular|trending|breadcrumbs?|pagination)([-_ ]|$)", re.I)
+_BLOCKS = ("div", "ul", "ol", "section", "table", "article", "footer", "header", "dl")
 _MIN_PARAGRAPH = 40  # characters of a paragraph that counts as article text
 
 
@@ -77,15 +78,15 @@ def boilerplate_blocks(container, other_texts: set[str] = frozenset()) -> list:
             continue
         if el.find(".//img") is not None and el.tag == "figure":
             continue
-        hooks = " ".join([el.get("class") or "", el.get("id") or ""])
+        hooks = " ".join([el.get("class") or "", el.get("id") or ""] + [el.get(a) or "" for a in DATA_HOOKS])
         text = element_text(el)
         if el.tag in ("aside", "nav", "form", "button", "iframe", "script", "style"):
             out.append(el)
         elif _BOILER_WORDS.search(hooks) and paragraph_chars(el) < 0.5 * max(1, paragraph_chars(container)):
             out.append(el)
-        elif len(text) >= 20 and link_density(el) > 0.6 and el.tag in ("div", "ul", "ol", "section", "table"):
+        elif len(text) >= 20 and link_density(el) > 0.5 and el.tag in _BLOCKS:
             out.append(el)
-        elif text and len(text) >= 30 and text in other_texts and el.tag in ("div", "ul", "section", "table"):
+        elif text and len(text) >= 30 and text in other_texts and el.tag in _BLOCKS:
             out.append(el)  # the same block on other pages of the site: boilerplate
     return out
 
@@ -95,6 +96,10 @@ def block_selector(block, container_css: str) -> str | None:
     ident = block.get("id")
     if ident and not is_generated(ident):
         return f"{container_css} #{ident}"
+    for attr in DATA_HOOKS:
+        value = block.get(attr)
+        if value and re.match(r"^[A-Za-z][A-Za-z-]{2,40}$", value):
+            return f"{container_css} [{attr}={_quote(value)}]"
     classes = [c for c in _classes(block) if _BOILER_WORDS.search(c)] or _classes(block)
     if classes:
         return f"{container_css} {block.tag}.{classes[0]}"

@@ -78,6 +78,11 @@ def element_xpath(el) -> str:
 # --- what counts as a stable hook -----------------------------------------------
 _IDENT = re.compile(r"^-?[A-Za-z_][A-Za-z0-9_-]*$")
 _GENERATED_PREFIX = re.compile(r"^(css|sc|jsx|emotion|styled|chakra|mui|makestyles|ember|yui|react|ng|vue|svelte|tw)[-_]", re.I)
+_MINIFIED = re.compile(r"^[A-Za-z]{1,2}_[A-Za-z0-9]{1,4}$")  # "h_gU", "e_j": minified CSS module names
+# "social-share_share__AIZAa": a CSS-module hash suffix (mixed case or digits; BEM "__headline" is not one)
+_MODULE_HASH = re.compile(r"__(?=[a-z0-9-]*[A-Z0-9])[A-Za-z0-9-]{4,8}$")
+DATA_HOOKS = ("data-testid", "data-test", "data-qa", "data-e2e", "data-component", "data-dot", "data-module")
+_DATA_VALUE = re.compile(r"^[A-Za-z][A-Za-z-]{2,40}$")
 _STATE = {"active", "selected", "current", "hover", "focus", "open", "opened", "closed", "show", "shown",
           "hidden", "visible", "in", "on", "off", "first", "last", "odd", "even", "fl", "fr", "left", "right",
           "clearfix", "clear", "cf", "lazy", "lazyload", "lazyloaded", "loaded", "js", "no-js"}
@@ -99,7 +104,7 @@ def is_generated(name: str) -> bool:
     digits = sum(ch.isdigit() for ch in name)
     if digits >= 3 or (digits >= 2 and digits / len(name) > 0.25):
         return True
-    if _GENERATED_PREFIX.match(name):
+    if _GENERATED_PREFIX.match(name) or _MINIFIED.match(name) or _MODULE_HASH.search(name):
         return True
     for part in re.split(r"[-_]", name):
         if 4 <= len(part) <= 10 and _case_switches(part) >= 3:
@@ -152,6 +157,12 @@ def _steps(el, for_target: bool) -> list[_Step]:
         prop = prop.split()[0]
         out.append(_Step(f"[itemprop={_quote(prop)}]", 1.0, True))
         out.append(_Step(f"{tag}[itemprop={_quote(prop)}]", 1.2, True))
+    for attr in DATA_HOOKS:  # stable test/analytics hooks ("data-testid", "data-dot", ...)
+        value = el.get(attr)
+        if value and _DATA_VALUE.match(value):
+            cost = 1.0 if any(w in value.lower() for w in _SEMANTIC_WORDS) else 1.5
+            out.append(_Step(f"[{attr}={_quote(value)}]", cost, True))
+            break
     classes = _classes(el)
     for c in classes:
         cost = _class_cost(c)

@@ -110,7 +110,7 @@ def _first_plausible(article, name, rules, doc, text, url, remove, expect, ancho
     for rule in rules:
         try:
             if name == "body":
-                candidate = _body_candidate(rule, doc, text, url, remove)
+                candidate = _body_candidate(rule, doc, text, url, remove, expect.per_page if expect else 0)
                 value = candidate[1]
             else:
                 values = _values(rule, doc, text, url)
@@ -180,10 +180,17 @@ def _values(rule: Rule, doc, text: str, url: str) -> list[str]:
     return [v for v in values if v]
 
 
-def _body_candidate(rule: Rule, doc, text: str, url: str, remove) -> tuple[str, str, list]:
-    """(sanitised body HTML, its text, its images) that one rule gives."""
+def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int = 0) -> tuple[str, str, list]:
+    """(sanitised body HTML, its text, its images) that one rule gives.
+
+    ``per_page``: how many containers the rule matched at authoring (0: any); a
+    rule that matched one container then takes the first one now (later matches
+    are teaser cards and the like).
+    """
     if rule.kind in ("css", "xpath"):
         elements = rule.select(doc)
+        if per_page == 1:
+            elements = elements[:1]
         if rule.take == "text":
             body_html = sanitize_html("".join(f"<p>{escape(element_text(el))}</p>" for el in elements), url)
         else:  # sanitize_html of the outer HTML, without a re-parse

@@ -85,25 +85,50 @@ def _page_anchors(field: str, doc) -> list[str]:
     return [v for rule in ANCHORS["title"] for v in _safe_apply(rule, doc)[:1] if v]
 
 
+def _nested(els: list) -> bool:
+    """True when one matched element holds another (their text would be taken twice)."""
+    if len(els) < 2:
+        return False
+    if len(els) > 60:
+        return True
+    for el in els:
+        ancestors = list(el.iterancestors())
+        if any(other is anc for other in els for anc in ancestors):
+            return True
+    return False
+
+
+def _body_excess(els: list, reference: str) -> float:
+    """0 when the matched elements say what the clicked container says, more when they add other text."""
+    if _nested(els):
+        return 8.0
+    ratio = len(words(_value("body", els))) / max(1, len(words(reference)))
+    return 0.0 if ratio <= 1.15 else min(8.0, 5.0 * (ratio - 1.0))
+
+
 def _rank(pages: _Pages, field: str, target: _Target, sibling_docs: list, reference: str):
     """[(total cost, css, verdicts)] best first, for candidates right on the clicked page."""
     ranked = []
-    single_penalty = 0.0
     anchor_values = [_page_anchors(field, d) for d in sibling_docs]
     for css, cost in _candidates(target.el):
         matched = pages.select("css", css, target.doc)
-        if target.el not in matched:
+        if not matched or matched[0] is not target.el:
             continue
-        if matched[0] is not target.el:
-            continue
-        if field != "body" and len(matched) > 1:
-            single_penalty = 3.0
+        if field == "body":
+            penalty = _body_excess(matched, reference)
         else:
-            single_penalty = 0.0
-        values = [_value(field, pages.select("css", css, d)) for d in sibling_docs]
+            penalty = 3.0 if len(matched) > 1 else 0.0
+        selected = [pages.select("css", css, d) for d in sibling_docs]
+        values = [_value(field, els) for els in selected]
         good, verdicts = _sibling_score(field, values, reference, anchor_values)
+        if field == "body":  # one container on the clicked page: one on each sibling, never nested ones
+            verdicts = [ok and not _nested(els) and (len(matched) > 1 or len(els) == 1)
+                        for ok, els in zip(verdicts, selected)]
+            good = sum(verdicts)
+        else:  # the first of several matches is used: a little worse than exactly one
+            penalty += 0.5 * sum(1 for els in selected if len(els) > 1)
         bad_share = 1.0 - good / len(sibling_docs) if sibling_docs else 0.0
-        ranked.append((cost + single_penalty + 8.0 * bad_share, css, verdicts))
+        ranked.append((cost + penalty + 8.0 * bad_share, css, verdicts))
     ranked.sort(key=lambda x: (x[0], len(x[1])))
     return ranked
 
@@ -257,8 +282,9 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         if agreeing and field in ("title", "summary"):
             a = agreeing[0]
             anchor = f"{a.kind}:{a.selector}"
+        per_page = len(pages.select("css", rules[0].selector, doc)) if field == "body" else 1
         expect = ContentProfile.learn([v for v in values if plausible(field, v, reference)] or [reference],
-                                      field, anchor=anchor)
+                                      field, anchor=anchor, per_page=per_page)
         fields[field] = rules[0]
         chains[field] = FieldChain(fallbacks=tuple(rules[1:]), anchors=tuple(anchors), expect=expect,
                                    fingerprint=fingerprint(el))

@@ -19,14 +19,19 @@ _MAX_SCRIPT = 2_000_000  # characters of one JSON-LD block that are read at most
 _KEY = re.compile(r"^[A-Za-z@][A-Za-z0-9@_]*$")
 
 
-def _meta(prop: str) -> Rule:
+# "Headline | Site | 28.04.2023" -> "Headline": page-title style suffixes after a bar or guillemet
+SITE_SUFFIX = r"^\s*(.+?)(?:\s+[|»]\s+[^|»]{1,30}){0,3}\s*$"
+
+
+def _meta(prop: str, post: str = "") -> Rule:
     attr = "property" if prop.startswith(("og:", "article:")) else "name"
-    return Rule(kind="css", selector=f"meta[{attr}='{prop}']", take="attr:content")
+    return Rule(kind="css", selector=f"meta[{attr}='{prop}']", take="attr:content", post=post)
 
 
 # per field, the anchors worth trying, best first
 ANCHORS: dict[str, tuple[Rule, ...]] = {
-    "title": (Rule(kind="jsonld", selector="headline"), _meta("og:title"), _meta("twitter:title")),
+    "title": (Rule(kind="jsonld", selector="headline"), _meta("og:title", SITE_SUFFIX),
+              _meta("twitter:title", SITE_SUFFIX)),
     "summary": (Rule(kind="jsonld", selector="description"), _meta("og:description"), _meta("description")),
     "body": (Rule(kind="jsonld", selector="articleBody"),),
     "date": (Rule(kind="jsonld", selector="datePublished"), _meta("article:published_time")),
