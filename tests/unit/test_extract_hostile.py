@@ -25,6 +25,8 @@ def test_control_characters_are_dropped_from_every_field():
     article = extract(html, URL, profile(author={"kind": "css", "selector": "p.by"}))
     assert article.title == "Tin nóng" and article.author == "Tác giả"
     assert "\x02" not in article.body_html and "\x7f" not in article.body_text and "Đoạn một" in article.body_text
+    by_reference = extract(page("<h1>T</h1><div class='body'><p>a&#x1F;b&#1;c</p></div>"), URL, profile())
+    assert "<p>abc</p>" in by_reference.body_html and by_reference.body_text == "abc"
 
 
 @pytest.mark.parametrize("src", ["javascript:alert(1)", "file:///etc/passwd", "xnews://images/../../x",

@@ -57,6 +57,9 @@ class LinkRule:
         unknown = set(data) - {"kind", "selector", "allow", "deny"}
         if unknown:
             raise RuleError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        for key in ("kind", "selector"):
+            if not isinstance(data.get(key) or "", str):
+                raise RuleError(f"{where}.{key}: expected a string, got {type(data[key]).__name__}")
         rule = cls(
             kind=data.get("kind", "css"),
             selector=data.get("selector", "") or "",

@@ -69,6 +69,9 @@ class Rule:
         unknown = set(data) - {"kind", "selector", "take", "start", "end", "post", "required"}
         if unknown:
             raise RuleError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        for key in ("kind", "selector", "take", "post"):
+            if not isinstance(data.get(key, ""), str):
+                raise RuleError(f"{where}.{key}: expected a string, got {type(data[key]).__name__}")
         kind = data.get("kind", "css")
         start = data.get("start", ())
         end = data.get("end", ())
@@ -76,6 +79,9 @@ class Rule:
             start = (start,)
         if isinstance(end, str):
             end = (end,)
+        for key, value in (("start", start), ("end", end)):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise RuleError(f"{where}.{key}: expected a string or a list of strings")
         rule = cls(
             kind=kind,
             selector=data.get("selector", ""),

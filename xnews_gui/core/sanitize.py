@@ -14,6 +14,7 @@ import nh3
 from lxml import etree
 
 from .images import image_source
+from .text import strip_control_chars
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "u", "s", "small",
@@ -120,14 +121,15 @@ def sanitize_elements(elements, base_url: str | None = None) -> str:
 
 
 def _clean(html: str) -> str:
-    return nh3.clean(
+    # control characters can come back from character references (&#x1F;): none is text, none is valid XML
+    return strip_control_chars(nh3.clean(
         html,
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes={"http", "https"},
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
-    ).strip()
+    )).strip()
 
 
 def image_urls(html: str) -> list[str]:
