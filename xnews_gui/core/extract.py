@@ -16,7 +16,7 @@ from .profile import FIELDS, Profile
 from .rules import Rule, RuleError, element_text, normalize_space, parse_html
 from .maintext import main_text_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
-from .text import strip_control_chars
+from .text import strip_control_chars_html
 from .urls import absolute, is_allowed_scheme
 
 
@@ -70,7 +70,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
         text = decode_html(html, content_type)[0]
     else:
         text = html
-    text = strip_control_chars(text)  # a raw \x01 in a title breaks every XML export downstream
+    text = strip_control_chars_html(text)  # a raw \x01 (or &#1;) in a title breaks every XML export downstream
     doc = parse_html(text, url)
     article = Article(url=url)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a

@@ -14,7 +14,7 @@ import nh3
 from lxml import etree
 
 from .images import image_source
-from .text import strip_control_chars
+from .text import strip_control_chars, strip_control_chars_html
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "u", "s", "small",
@@ -86,6 +86,7 @@ def sanitize_html(html: str, base_url: str | None = None) -> str:
     """Sanitised HTML, safe to store and to show with JavaScript off."""
     if not html or not html.strip():
         return ""
+    html = strip_control_chars_html(html)  # lxml refuses them once parsed, nh3 chokes on lone surrogates
     # always prepared: hidden blocks and lazy images are handled before the allow-list
     try:
         el = lxml.html.fragment_fromstring(html, create_parent="div")

@@ -187,3 +187,24 @@ _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\
 def strip_control_chars(text: str) -> str:
     """``text`` without control characters (TAB, LF and CR are kept)."""
     return _CONTROLS.sub("", text) if text else text
+
+
+# &#1; &#x1F; &#127; ...: a parser turns these into the control characters themselves
+_CONTROL_REFERENCE = re.compile(r"&#(?:[xX]0*([0-9a-fA-F]{1,6})|0*([0-9]{1,7}));?")
+
+
+def _drop_control_reference(m: re.Match) -> str:
+    """Drop the references that lxml would turn into characters XML forbids (&#128;-&#159; are
+    Windows-1252 letters in HTML and stay)."""
+    code = int(m.group(1), 16) if m.group(1) else int(m.group(2))
+    forbidden = (code < 0x20 and code not in (0x09, 0x0A, 0x0D)) or code == 0x7F \
+        or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF)
+    return "" if forbidden else m.group(0)
+
+
+def strip_control_chars_html(html: str) -> str:
+    """``strip_control_chars`` for HTML source: character references to control characters go too."""
+    if not html:
+        return html
+    html = _CONTROLS.sub("", html)
+    return _CONTROL_REFERENCE.sub(_drop_control_reference, html) if "&#" in html else html
