@@ -225,3 +225,17 @@ def test_the_bundled_model_loads_and_labels_real_articles(sample_set):
     predicted = [label for label, _ in model.predict_many([d.text for d in docs])]
     hits = sum(p == d.label for p, d in zip(predicted, docs))
     assert hits / len(docs) > 0.8
+
+
+def test_an_old_pickled_model_in_the_data_folder_is_named_not_loaded(store, demo_profile):
+    from xnews_gui.services.crawl import start_crawl
+    from xnews_gui.crawl import CrawlOptions
+
+    marker = store.root / "marker"
+    (store.root / "models").mkdir()
+    (store.root / "models" / "topic.joblib").write_bytes(pickle.dumps(Payload(marker), protocol=4))
+    said = []
+    start_crawl(demo_profile, store, CrawlOptions(), log=said.append)  # set up, not run
+    assert any("pickle-based" in line and "retrain" in line for line in said), said
+    assert any(line.startswith("classifying with") and line.endswith("topic.npz") for line in said), said
+    assert not marker.exists()

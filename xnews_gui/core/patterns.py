@@ -17,6 +17,7 @@ The syntax is Python's ``re`` (what the README documents); ``regex`` runs it.
 from __future__ import annotations
 
 import re
+import warnings
 from functools import lru_cache
 
 import regex
@@ -83,7 +84,9 @@ def check_pattern(pattern: str, flags: int = 0) -> None:
     if len(pattern) > MAX_PATTERN_CHARS:
         raise PatternError(f"regular expression of {len(pattern):,} characters (at most {MAX_PATTERN_CHARS:,})")
     try:
-        tree = _sre_parse.parse(pattern, flags)
+        with warnings.catch_warnings():  # "possible nested set" and the like: the pattern is judged below
+            warnings.simplefilter("ignore")
+            tree = _sre_parse.parse(pattern, flags)
     except (re.error, RecursionError, OverflowError, ValueError) as exc:
         raise PatternError(f"invalid regular expression {pattern!r}: {exc}") from None
     nested = _nested_repeat(tree)

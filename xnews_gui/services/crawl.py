@@ -20,7 +20,7 @@ from ..crawl.cookies import CookieError, CookieFile, cookies_path
 from ..crawl.engine import CrawlEvent, CrawlOptions, Crawler
 from ..crawl.periodic import PeriodicCrawler
 from ..crawl.state import CrawlBusy
-from ..paths import topic_model_path
+from ..paths import models_dir, topic_model_path
 from ..store import Store
 from ..store.sink import StoreSink
 
@@ -137,6 +137,10 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
         options = replace(options, fetch_images=False)
         log("the image cache is full (see Settings): images are not fetched")
     if classifier == AUTO:
+        legacy = models_dir(store.root) / "topic.joblib"
+        if legacy.exists():
+            log(f"{legacy} is an older pickle-based model and is not loaded (a pickle can run code): "
+                "retrain with `python main.py train`")
         path = topic_model_path(store.root)
         if path.is_file():  # loaded by the crawl in the background while the first pages are fetched
             log(f"classifying with {path}")
