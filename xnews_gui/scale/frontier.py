@@ -3,12 +3,15 @@
 Why not scrapy-redis's scheduler: its queue pops destructively (a worker killed with -9 loses
 the requests it held), a worker stops only after an idle timeout (not when the frontier is empty
 and nobody is busy), and it stores pickles that any writer of the Redis database could make run
-code. Here every step is one Lua script (atomic, one round trip):
+code. Here the work is done by Lua scripts (atomic), and a worker's pending pushes and
+acknowledgements ride along with its next pop, so a page costs about one round trip:
 
 - push: add the fingerprint to the seen set; if new, add the request to the queue (a sorted
   set: priority first, then discovery order, FIFO or LIFO as the profile's strategy wants);
 - pop: move the best request from the queue to this worker's in-flight hash (a lease);
-- ack: drop the lease once the page is done (its links pushed, its item exported);
+- ack: drop the lease once the page is done (its links pushed, its item exported). Pushes go
+  before acks in the same script: a worker killed in between loses nothing, its page is
+  simply crawled again;
 - heartbeat: each worker renews a deadline every second; a worker silent for
   ``XNEWS_WORKER_TIMEOUT`` seconds is dead and its leases go back to the queue;
 - status: queue length and leases held by live workers. A worker stops when both are zero.
@@ -64,32 +67,37 @@ local function status(prefix)
   return {redis.call('ZCARD', prefix .. 'queue'), busy}
 end
 """
-# ARGV: prefix, fingerprint ('' = don't filter), priority, lifo (0/1), request JSON, worker, old lease ('' = none)
-PUSH = """
-local prefix = ARGV[1]
-local added = 1
-if ARGV[2] ~= '' then added = redis.call('SADD', prefix .. 'seen', ARGV[2]) end
-if added == 1 then
-  local seq = redis.call('INCR', prefix .. 'seq')
-  local order = seq
-  if ARGV[4] == '1' then order = -seq end
-  redis.call('ZADD', prefix .. 'queue', -tonumber(ARGV[3]) * 1e10 + order, seq .. ' ' .. ARGV[5])
+# ARGV: prefix, worker, lifo (0/1), pop (0/1), n pushes, n x (fingerprint ('' = don't filter),
+# priority, request JSON), leases to acknowledge... Returns {added, 1, member} after a pop,
+# else {added, 0, queued, busy}.
+STEP = _NOW + _REAP + """
+local prefix, worker = ARGV[1], ARGV[2]
+local npush = tonumber(ARGV[5])
+local added = 0
+for k = 0, npush - 1 do
+  local fp, prio, data = ARGV[6 + 3 * k], ARGV[7 + 3 * k], ARGV[8 + 3 * k]
+  local new = 1
+  if fp ~= '' then new = redis.call('SADD', prefix .. 'seen', fp) end
+  if new == 1 then
+    local seq = redis.call('INCR', prefix .. 'seq')
+    local order = seq
+    if ARGV[3] == '1' then order = -seq end
+    redis.call('ZADD', prefix .. 'queue', -tonumber(prio) * 1e10 + order, seq .. ' ' .. data)
+    added = added + 1
+  end
 end
-if ARGV[7] ~= '' then redis.call('HDEL', prefix .. 'inflight:' .. ARGV[6], ARGV[7]) end
-return added
-"""
-# ARGV: prefix, worker. Returns {1, member} or {0, queued, busy}.
-POP = _NOW + _REAP + """
-local prefix = ARGV[1]
-local r = redis.call('ZPOPMIN', prefix .. 'queue')
-if r[1] then
-  local lease = string.sub(r[1], 1, string.find(r[1], ' ', 1, true) - 1)
-  redis.call('HSET', prefix .. 'inflight:' .. ARGV[2], lease, r[2] .. ' ' .. r[1])
-  return {1, r[1]}
+for i = 6 + 3 * npush, #ARGV do redis.call('HDEL', prefix .. 'inflight:' .. worker, ARGV[i]) end
+if ARGV[4] == '1' then
+  local r = redis.call('ZPOPMIN', prefix .. 'queue')
+  if r[1] then
+    local lease = string.sub(r[1], 1, string.find(r[1], ' ', 1, true) - 1)
+    redis.call('HSET', prefix .. 'inflight:' .. worker, lease, r[2] .. ' ' .. r[1])
+    return {added, 1, r[1]}
+  end
 end
 reap(prefix, now)
 local s = status(prefix)
-return {0, s[1], s[2]}
+return {added, 0, s[1], s[2]}
 """
 # ARGV: prefix, worker, timeout ms. Returns {queued, busy}.
 HEARTBEAT = _NOW + _REAP + """
@@ -97,12 +105,6 @@ local prefix = ARGV[1]
 redis.call('ZADD', prefix .. 'workers', now + tonumber(ARGV[3]), ARGV[2])
 reap(prefix, now)
 return status(prefix)
-"""
-# ARGV: prefix, worker, lease...
-ACK = """
-local prefix = ARGV[1]
-for i = 3, #ARGV do redis.call('HDEL', prefix .. 'inflight:' .. ARGV[2], ARGV[i]) end
-return 1
 """
 # ARGV: prefix, worker: its leases back to the queue, the worker leaves
 LEAVE = _NOW + _REAP + """
@@ -131,8 +133,10 @@ class RedisFrontier:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.redis = redis_client(self.url)
         self.scripts = {name: self.redis.register_script(src) for name, src in
-                        (("push", PUSH), ("pop", POP), ("heartbeat", HEARTBEAT), ("ack", ACK), ("leave", LEAVE))}
+                        (("step", STEP), ("heartbeat", HEARTBEAT), ("leave", LEAVE))}
         self.leases: set[str] = set()
+        self._pushes: list = []  # (fingerprint, priority, JSON) waiting for the next round trip
+        self._acks: list[str] = []  # leases of finished pages, idem
         self.round_trips = 0
         self._status = (0, 0)
         self._status_at = 0.0
@@ -165,6 +169,7 @@ class RedisFrontier:
             if loop.running:
                 loop.stop()
         try:
+            self._step(pop=False)
             held = len(self.leases)
             self._run("leave", self.worker)  # anything still leased goes back to the queue
             self.stats.set_value("xnews/redis_round_trips", self.round_trips)
@@ -177,47 +182,65 @@ class RedisFrontier:
         # so any lease still held is finished work whose page had no callback to say so
         if self.leases:
             self.stats.inc_value("xnews/orphan_acks", len(self.leases))
-            self._ack(*self.leases)
-        queued, busy = self._fresh_status()
+            for lease in list(self.leases):
+                self._ack_lease(lease)
+        if self._pushes or self._acks or time.monotonic() - self._status_at > STATUS_FRESH_S:
+            self._step(pop=False)
+        queued, busy = self._status
         return queued > 0 or busy > 0
 
     def enqueue_request(self, request) -> bool:
+        """Queued with the next round trip; True (whether it was new is known only then: see stats)."""
         fingerprint = "" if request.dont_filter else self.crawler.request_fingerprinter.fingerprint(request).hex()
-        old = request.meta.get(LEASE) or ""  # a redirect or retry replaces the request it came from
-        added = self._run("push", fingerprint, request.priority, int(self.lifo), encode(request), self.worker, old)
+        self._pushes.append((fingerprint, request.priority, encode(request)))
+        old = request.meta.get(LEASE)  # a redirect or retry replaces the request it came from
         if old:
-            self.leases.discard(old)
-        if added:
-            self.stats.inc_value("scheduler/enqueued/redis")
-        else:
-            self.stats.inc_value("dupefilter/filtered")
-        return bool(added)
+            self._ack_lease(old)
+        return True
 
     def next_request(self):
-        found = self._run("pop", self.worker)
-        if found[0] == 1:
+        found = self._step(pop=True)
+        if found[1] == 1:
             self._idle = False
-            member = found[1].decode("utf-8") if isinstance(found[1], bytes) else found[1]
+            member = found[2].decode("utf-8") if isinstance(found[2], bytes) else found[2]
             lease, _, data = member.partition(" ")
             self.leases.add(lease)
             self.stats.inc_value("scheduler/dequeued/redis")
             return decode(data, lease, self.spider)
         self._idle = True
-        self._status, self._status_at = (int(found[1]), int(found[2])), time.monotonic()
         return None
+
+    def _step(self, pop: bool):
+        """One round trip: the pending pushes, then the pending acks, then a pop if asked."""
+        pushes, acks = self._pushes, self._acks
+        self._pushes, self._acks = [], []
+        args = [self.worker, int(self.lifo), int(pop), len(pushes)]
+        for push in pushes:
+            args.extend(push)
+        args.extend(acks)
+        found = self._run("step", *args)
+        added = int(found[0])
+        if added:
+            self.stats.inc_value("scheduler/enqueued/redis", added)
+        if len(pushes) > added:
+            self.stats.inc_value("dupefilter/filtered", len(pushes) - added)
+        if found[1] == 0:
+            self._status, self._status_at = (int(found[2]), int(found[3])), time.monotonic()
+        return found
 
     def __len__(self) -> int:
         return self._status[0]
 
     # --- acknowledgements ----------------------------------------------------------------------
     def ack(self, request) -> None:
+        """The page is done; Redis hears it with the next round trip (after the pushes queued before)."""
         lease = request.meta.get(LEASE)
         if lease and lease in self.leases:
-            self._ack(lease)
+            self._ack_lease(lease)
 
-    def _ack(self, *leases: str) -> None:
-        self.leases.difference_update(leases)
-        self._run("ack", self.worker, *leases)
+    def _ack_lease(self, lease: str) -> None:
+        self.leases.discard(lease)
+        self._acks.append(lease)
 
     def _item_finished(self, item, spider=None, **kwargs):
         request = self.spider.items_in_flight.pop(id(item), None)
@@ -247,11 +270,6 @@ class RedisFrontier:
         nextcall = getattr(slot, "nextcall", None)
         if nextcall is not None:
             nextcall.schedule()
-
-    def _fresh_status(self) -> tuple[int, int]:
-        if time.monotonic() - self._status_at > STATUS_FRESH_S:
-            self._heartbeat()
-        return self._status
 
     def _run(self, name: str, *args):
         self.round_trips += 1
