@@ -255,7 +255,8 @@
     return JSON.stringify({ x: r.left, y: r.top, width: r.width, height: r.height });
   }
 
-  window.__xnewsPicker = { start: start, stop: stop, highlight: highlight, rectOf: rectOf, xpathOf: xpathOf };
+  window.__xnewsPicker = { start: start, stop: stop, highlight: highlight, rectOf: rectOf, xpathOf: xpathOf,
+                          current: function () { return state.active ? state.field : ""; } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect);
   else connect();
 })();

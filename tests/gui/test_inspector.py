@@ -5,11 +5,9 @@ from __future__ import annotations
 import functools
 import html as htmlmod
 import json
-import os
 import re
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 import requests
@@ -22,88 +20,11 @@ from PySide6.QtTest import QTest  # noqa: E402
 from tests.conftest import shared_data  # noqa: E402
 from xnews_gui.core.extract import extract  # noqa: E402
 from xnews_gui.core.rules import css_to_xpath, normalize_space, parse_html  # noqa: E402
-from xnews_gui.ui.inspector.bridge import run_picker  # noqa: E402
+from tests.gui.inspector_helpers import (  # noqa: E402,F401 (sites is a fixture)
+    LOAD_MS, click, js, load, pick, pick_widened, rect_of, shot, sites, wait_checks,
+)
 
 pytestmark = pytest.mark.gui
-LOAD_MS = 20_000
-SHOTS = os.environ.get("XNEWS_SCREENSHOTS")  # a folder: save screenshots of the inspector in use
-
-
-@pytest.fixture
-def sites(qtbot, store, data_dir):
-    from xnews_gui.ui.sites_view import SitesView
-
-    view = SitesView(store)
-    qtbot.addWidget(view)
-    view.resize(1500, 950)
-    view.show()
-    qtbot.waitExposed(view)
-    yield view
-    view.shutdown()
-
-
-def shot(widget, name: str) -> None:
-    if SHOTS:
-        from PySide6.QtTest import QTest as _t
-
-        _t.qWait(400)  # let the page paint what the last JavaScript calls changed
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        widget.grab().save(str(Path(SHOTS) / f"{name}.png"))
-
-
-def load(qtbot, sites, url: str) -> None:
-    with qtbot.waitSignal(sites.inspector.pickerReady, timeout=LOAD_MS):
-        sites.load_url(url)
-
-
-def js(qtbot, inspector, call: str):
-    box = []
-    run_picker(inspector.view.page(), call, box.append)
-    qtbot.waitUntil(lambda: bool(box), timeout=5000)
-    return box[0]
-
-
-def rect_of(qtbot, inspector, xpath: str) -> dict | None:
-    text = js(qtbot, inspector, f"rectOf({json.dumps(xpath)})")
-    return json.loads(text) if text else None
-
-
-def click(qtbot, inspector, css: str) -> None:
-    """Click like a person: at the centre of the first element matching ``css``."""
-    rect = rect_of(qtbot, inspector, css_to_xpath(css))
-    assert rect, f"{css} is not on the page"
-    point = QPoint(int(rect["x"] + min(rect["width"] / 2, 40)), int(rect["y"] + rect["height"] / 2))
-    QTest.mouseMove(inspector.view.focusProxy(), point)
-    QTest.mouseClick(inspector.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
-
-
-def pick(qtbot, sites, field: str, css: str) -> None:
-    inspector = sites.inspector
-    inspector.start_picking(field)
-    # Chromium may drop input that arrives before its first frame; a person would click again
-    for attempt in range(3):
-        with qtbot.waitSignal(inspector.rulesChanged, timeout=4000, raising=attempt == 2) as changed:
-            click(qtbot, inspector, css)
-        if changed.signal_triggered:
-            return
-
-
-def pick_widened(qtbot, sites, field: str, child_css: str) -> None:
-    """As a person picks a container: point at a paragraph, widen with the Up key, select with Enter."""
-    inspector = sites.inspector
-    inspector.start_picking(field)
-    rect = rect_of(qtbot, inspector, css_to_xpath(child_css))
-    proxy = inspector.view.focusProxy()
-    QTest.mouseMove(proxy, QPoint(int(rect["x"] + 20), int(rect["y"] + rect["height"] / 2)))
-    qtbot.wait(50)  # let the page see the hover before the key
-    QTest.keyClick(proxy, Qt.Key.Key_Up)
-    with qtbot.waitSignal(inspector.rulesChanged, timeout=10_000):
-        QTest.keyClick(proxy, Qt.Key.Key_Return)
-
-
-def wait_checks(qtbot, inspector):
-    with qtbot.waitSignal(inspector.checksUpdated, timeout=10_000):
-        pass
 
 
 def test_build_the_demo_profile_by_clicking(qtbot, sites, demo_server, demo_profile, tmp_path):
@@ -193,7 +114,7 @@ def test_clicking_a_tinted_match_rejects_it_and_escape_leaves_pick_mode(qtbot, s
             break
     field, element, negative = picked.args
     assert field == "articles" and negative and element.tag == "a" and element.href.endswith(".htm")
-    qtbot.waitUntil(lambda: inspector.draft.negatives.get("articles"), timeout=5000)
+    qtbot.waitUntil(lambda: bool(inspector.draft.negatives.get("articles")), timeout=5000)
     assert inspector.browser.url() == demo_server.url  # never followed
     with qtbot.waitSignal(inspector.bridge.exited, timeout=5000):
         QTest.keyClick(inspector.view.focusProxy(), Qt.Key.Key_Escape)
@@ -347,7 +268,7 @@ def test_start_page_lists_profiles_and_selecting_one_opens_it(qtbot, free_demo_p
     wait_checks(qtbot, inspector)
     profile = inspector.profile()
     assert len(profile.fields) == 6
-    assert inspector.panel.table.rowCount() == 2 + 6 + len(profile.remove)  # links, fields, parts removed
+    assert inspector.panel.table.rowCount() == 3 + 6 + len(profile.remove)  # article, section and next links, fields, parts removed
     # with a page shown, a selection alone does not navigate away from it
     sites.profiles.clearSelection()
     sites.profiles.setCurrentRow(-1)

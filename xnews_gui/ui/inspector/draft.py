@@ -9,100 +9,145 @@ from urllib.parse import urlsplit
 
 from ...core.extract import extract
 from ...core.profile import FIELDS, LinkRule, Profile
-from ...core.rules import Rule, RuleError, parse_html
+from ...core.rules import Rule, RuleError, css_to_xpath, parse_html
 from ...core.links import page_links
 from ...core.selectors import induce, induce_links
-from ...core.urls import absolute
+from ...core.urls import absolute, in_scope
 
-# (key, toolbar label); "articles"/"next" become the profile's link rules
+# (key, toolbar label); "articles" and "sections"/"next" become the profile's link rules
 PICK_FIELDS = (
-    ("articles", "Article links"), ("next", "Next page"), ("title", "Title"), ("summary", "Summary"),
-    ("image", "Image"), ("body", "Body"), ("author", "Author"), ("date", "Date"), ("remove", "Remove"),
+    ("articles", "Article links"), ("sections", "Section links"), ("next", "Next page"), ("title", "Title"),
+    ("summary", "Summary"), ("image", "Image"), ("body", "Body"), ("author", "Author"), ("date", "Date"),
+    ("remove", "Remove"),
 )
 LABELS = dict(PICK_FIELDS)
 SINGLE = {"next", "title", "summary", "image", "body", "author", "date"}
+LIST_PARTS = ("sections", "next")  # the profile's one list-link rule is their union
+
+
+@dataclass(frozen=True)
+class PickJob:
+    """What a worker needs to induce one key's rule: a snapshot, so the draft may change meanwhile."""
+
+    key: str
+    generation: int
+    positives: tuple  # ((html, xpath), ...)
+    negatives: tuple
+    mode: str = "rule"  # "rule" | "remove-add" | "remove-refine"
+    added: tuple = ()  # the click this job is for: (url, html, xpath)
+    negative: bool = False
+
+
+def induce_job(job: PickJob) -> list:
+    """The ranked candidates for the job's key (runs in a worker; no draft is touched)."""
+    if job.key == "articles":
+        return induce_links(job.positives, job.negatives)
+    field = "lists" if job.key == "sections" else job.key
+    return induce(list(job.positives), list(job.negatives), field=field)
 
 
 @dataclass
 class Draft:
-    """Clicked examples per field and the profile they produce."""
+    """Clicked examples per field and the profile they produce.
+
+    Clicks are recorded here on the GUI thread (``add_pick`` returns a ``PickJob``); a worker
+    induces the rule; ``apply_induced`` puts it into the draft as it is *then*: changes made
+    meanwhile to other keys stay, and a result older than the key's last change is dropped.
+    """
 
     profile: Profile
     examples: dict = field(default_factory=dict)  # key -> [(url, html, xpath)]
     negatives: dict = field(default_factory=dict)
     list_url: str = ""  # the list page the article links were picked on
+    list_parts: dict = field(default_factory=dict)  # "sections"/"next" -> Rule
+    generations: dict = field(default_factory=dict)  # key -> count of changes
+
+    def __post_init__(self) -> None:
+        if self.profile.lists is not None and not self.list_parts:
+            self.list_parts = _split_lists(self.profile.lists)
 
     @classmethod
     def new(cls, name: str, url: str) -> "Draft":
         host = urlsplit(url).hostname or ""
-        return cls(Profile(name=name, start_urls=(url,), allowed_domains=(host,) if host else ()))
-
-    def clone(self) -> "Draft":
-        """A copy a worker may change while the GUI keeps using this one."""
-        return Draft(self.profile, {k: list(v) for k, v in self.examples.items()},
-                     {k: list(v) for k, v in self.negatives.items()}, self.list_url)
+        return cls(Profile(name=name, start_urls=(url,) if url else (), allowed_domains=(host,) if host else ()))
 
     # --- clicks -> rules ------------------------------------------------------
-    def add_pick(self, key: str, url: str, html: str, xpath: str, negative: bool) -> list[Rule]:
-        """Record a click and regenerate the key's rule; returns the ranked candidates."""
-        if key == "remove":
-            return self._add_remove(url, html, xpath, negative)
+    def add_pick(self, key: str, url: str, html: str, xpath: str, negative: bool) -> PickJob | None:
+        """Record a click; the job to induce from (None: nothing to induce yet)."""
         bucket = self.negatives if negative else self.examples
         pairs = bucket.setdefault(key, [])
         if not negative and key in SINGLE:
             pairs[:] = [p for p in pairs if p[0] != url]  # one element per page for single fields
-        pairs.append((url, html, xpath))
-        if negative and not self.examples.get(key):
-            return []
-        return self.regenerate(key)
-
-    def regenerate(self, key: str) -> list[Rule]:
-        positives = [(h, x) for _, h, x in self.examples.get(key, [])]
-        negatives = [(h, x) for _, h, x in self.negatives.get(key, [])]
-        if key == "articles":
-            link_rules = induce_links(positives, negatives)
-            if link_rules:
-                self.profile = self.profile.with_(articles=link_rules[0])
-            if self.examples.get(key):
-                self.list_url = self.examples[key][-1][0]
-            return [r.as_rule().with_(note=_link_note(r)) for r in link_rules]
-        rules = induce(positives, negatives, field=key)
-        if rules:
-            self.set_rule(key, rules[0])
-        return rules
-
-    def _add_remove(self, url, html, xpath, negative) -> list[Rule]:
-        if negative:
-            self.negatives.setdefault("remove", []).append((url, html, xpath))
+        click = (url, html, xpath)
+        pairs.append(click)
+        if key == "articles" and not negative:
+            self.list_url = url
+        if key == "remove":
+            if not negative:  # every removal pick adds a rule of its own
+                return PickJob(key, self.generations.get(key, 0), ((html, xpath),), (), "remove-add", click)
             if not self.profile.remove or not self.examples.get("remove"):
-                return []
+                return None
             last = self.examples["remove"][-1]
-            negs = [(h, x) for _, h, x in self.negatives["remove"]]
-            rules = induce([(last[1], last[2])], negs, field="remove")
-            if rules:
-                self.profile = self.profile.with_(remove=self.profile.remove[:-1] + (rules[0],))
-            return rules
-        self.examples.setdefault("remove", []).append((url, html, xpath))
-        rules = induce([(html, xpath)], field="remove")
-        if rules:
-            self.profile = self.profile.with_(remove=self.profile.remove + (rules[0],))
-        return rules
+            return PickJob(key, self._bump(key), ((last[1], last[2]),),
+                           tuple((h, x) for _, h, x in self.negatives["remove"]), "remove-refine", click, True)
+        if not self.examples.get(key):
+            return None
+        return PickJob(key, self._bump(key), tuple((h, x) for _, h, x in self.examples[key]),
+                       tuple((h, x) for _, h, x in self.negatives.get(key, [])), added=click, negative=negative)
+
+    def forget(self, job: PickJob) -> None:
+        """Drop the click a job was made for (its induction failed)."""
+        pairs = (self.negatives if job.negative else self.examples).get(job.key, [])
+        if job.added in pairs:
+            pairs.remove(job.added)
+
+    def apply_induced(self, job: PickJob, candidates: list) -> list[Rule] | None:
+        """Put the best candidate in; the candidates as rules, or None when the job is stale."""
+        if job.mode != "remove-add" and self.generations.get(job.key, 0) != job.generation:
+            return None  # the key changed since (a newer pick or a hand edit): that one wins
+        if job.key == "articles":
+            if candidates:
+                self.profile = self.profile.with_(articles=candidates[0])
+            return [r.as_rule().with_(note=_link_note(r)) for r in candidates]
+        if candidates:
+            if job.mode == "remove-add":
+                self.profile = self.profile.with_(remove=self.profile.remove + (candidates[0],))
+            elif job.mode == "remove-refine":
+                if self.profile.remove:
+                    self.profile = self.profile.with_(remove=self.profile.remove[:-1] + (candidates[0],))
+            else:
+                self._put(job.key, candidates[0])
+        return candidates
+
+    def _bump(self, key: str) -> int:
+        self.generations[key] = self.generations.get(key, 0) + 1
+        return self.generations[key]
 
     def set_rule(self, key: str, rule: Rule | None) -> None:
-        """Put a rule (from induction, a suggestion or a hand edit) into the profile."""
+        """Put a rule (a suggestion or a hand edit) into the profile; an induction in flight for
+        the same key is then dropped when it comes back."""
+        self._bump(key)
+        self._put(key, rule)
+
+    def _put(self, key: str, rule: Rule | None) -> None:
         p = self.profile
         if key == "articles":  # a hand edit of the selector: the URL patterns stay
             kept = p.articles or LinkRule()
             self.profile = p.with_(articles=None if rule is None else LinkRule(
                 kind=rule.kind, selector=rule.selector, allow=kept.allow, deny=kept.deny))
-        elif key == "next":
-            self.profile = p.with_(lists=None if rule is None else LinkRule(kind=rule.kind, selector=rule.selector))
+        elif key in LIST_PARTS:
+            if rule is None:
+                self.list_parts.pop(key, None)
+            else:
+                self.list_parts[key] = rule
+            self.profile = p.with_(lists=_join_lists(self.list_parts, p.lists))
         elif key in FIELDS:
             self.profile = p.with_field(key, rule)
         else:
             raise KeyError(key)
 
     def set_remove(self, index: int, rule: Rule | None) -> None:
+        self._bump("remove")
         remove = list(self.profile.remove)
         if rule is None:
             del remove[index]
@@ -110,12 +155,20 @@ class Draft:
             remove[index] = rule
         self.profile = self.profile.with_(remove=tuple(remove))
 
+    def set_start_urls(self, urls: list[str]) -> None:
+        """The crawl's start pages (the scope follows their hosts when none was set)."""
+        urls = tuple(dict.fromkeys(u.strip() for u in urls if u.strip()))
+        hosts = tuple(dict.fromkeys(h for h in (urlsplit(u).hostname for u in urls) if h))
+        domains = self.profile.allowed_domains or hosts
+        missing = tuple(h for h in hosts if not in_scope(f"http://{h}/", domains))
+        self.profile = self.profile.with_(start_urls=urls, allowed_domains=domains + missing)
+
     def rule_for(self, key: str) -> Rule | None:
         p = self.profile
         if key == "articles":
             return p.articles.as_rule() if p.articles and p.articles.selector else None
-        if key == "next":
-            return p.lists.as_rule() if p.lists and p.lists.selector else None
+        if key in LIST_PARTS:
+            return self.list_parts.get(key)
         if key.startswith("remove:"):
             i = int(key.split(":", 1)[1])
             return p.remove[i] if i < len(p.remove) else None
@@ -126,6 +179,56 @@ class Draft:
         keys = [k for k, _ in PICK_FIELDS if k != "remove" and self.rule_for(k) is not None]
         keys += [f"remove:{i}" for i in range(len(self.profile.remove))]
         return keys
+
+
+def _split_top_level(selector: str, sep: str) -> list[str]:
+    """Split a selector union at ``sep`` outside brackets, parentheses and quotes."""
+    parts, depth, quote, start = [], 0, "", 0
+    i = 0
+    while i < len(selector):
+        ch = selector[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif depth == 0 and selector.startswith(sep, i):
+            parts.append(selector[start:i].strip())
+            start = i + len(sep)
+            i = start
+            continue
+        i += 1
+    parts.append(selector[start:].strip())
+    return [p for p in parts if p]
+
+
+def _split_lists(rule: LinkRule) -> dict:
+    """A saved list-link rule as the inspector's parts: "sections, next" (the way it joins them)."""
+    if not rule.selector:
+        return {}
+    parts = _split_top_level(rule.selector, "," if rule.kind == "css" else "|")
+    if len(parts) == 2:
+        return {"sections": Rule(kind=rule.kind, selector=parts[0], take="attr:href"),
+                "next": Rule(kind=rule.kind, selector=parts[1], take="attr:href")}
+    key = "next" if len(parts) == 1 and ("next" in rule.selector.lower() or "page" in rule.selector.lower()) else "sections"
+    return {key: Rule(kind=rule.kind, selector=rule.selector, take="attr:href")}
+
+
+def _join_lists(parts: dict, old: LinkRule | None) -> LinkRule | None:
+    rules = [parts[k] for k in LIST_PARTS if parts.get(k) is not None]
+    if not rules:
+        return None
+    allow, deny = (old.allow, old.deny) if old else ((), ())
+    if len(rules) == 1:
+        kind, selector = rules[0].kind, rules[0].selector
+    elif all(r.kind == "css" for r in rules):
+        kind, selector = "css", ", ".join(r.selector for r in rules)
+    else:
+        kind, selector = "xpath", " | ".join(css_to_xpath(r.selector) if r.kind == "css" else r.selector for r in rules)
+    return LinkRule(kind=kind, selector=selector, allow=allow, deny=deny)
 
 
 def _link_note(rule: LinkRule) -> str:

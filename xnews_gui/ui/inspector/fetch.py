@@ -21,21 +21,35 @@ class PageCache:
         self._lock = threading.Lock()
         self._session = requests.Session()
         self._session.headers["User-Agent"] = USER_AGENT
+        self._in_flight = 0
+        self._closing = False
+        self.closed = False
 
     def get(self, url: str) -> str | None:
         with self._lock:
             return self._pages.get(url)
 
     def fetch(self, url: str) -> str:
-        cached = self.get(url)
-        if cached is not None:
-            return cached
-        with self._session.get(url, timeout=self.timeout, stream=True) as resp:
-            resp.raise_for_status()
-            data = resp.raw.read(MAX_BYTES + 1, decode_content=True)
-            if len(data) > MAX_BYTES:
-                raise ValueError(f"page larger than {MAX_BYTES // 1_000_000} MB")
-            text = decode_html(data, resp.headers.get("Content-Type"))[0]
+        with self._lock:
+            cached = self._pages.get(url)
+            if cached is not None:
+                return cached
+            if self._closing:
+                raise RuntimeError("the inspector is closed")
+            self._in_flight += 1
+        try:
+            with self._session.get(url, timeout=self.timeout, stream=True) as resp:
+                resp.raise_for_status()
+                data = resp.raw.read(MAX_BYTES + 1, decode_content=True)
+                if len(data) > MAX_BYTES:
+                    raise ValueError(f"page larger than {MAX_BYTES // 1_000_000} MB")
+                text = decode_html(data, resp.headers.get("Content-Type"))[0]
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+                last = self._closing and self._in_flight == 0
+            if last:
+                self._close_session()
         with self._lock:
             self._pages[url] = text
         return text
@@ -45,4 +59,16 @@ class PageCache:
             self._pages.clear()
 
     def close(self) -> None:
+        """Close the HTTP session now, or after the last fetch still running (never under it)."""
+        with self._lock:
+            self._closing = True
+            idle = self._in_flight == 0
+        if idle:
+            self._close_session()
+
+    def _close_session(self) -> None:
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
         self._session.close()

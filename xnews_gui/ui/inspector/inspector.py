@@ -23,7 +23,7 @@ from .. import workers
 from . import start_page
 from .bridge import PickedElement, PickerBridge, install_picker, run_picker
 from .browser import BrowserPane
-from .draft import PICK_FIELDS, Draft, build_preview, check_rules, label_for
+from .draft import PICK_FIELDS, Draft, PickJob, build_preview, check_rules, induce_job, label_for
 from .fetch import PageCache
 from .preview import PreviewPane
 from .rule_panel import RulePanel
@@ -31,12 +31,29 @@ from .rule_panel import RulePanel
 PREVIEW_PAGES = 4
 
 
-def _pick_job(draft: Draft, key: str, url: str, html: str, xpath: str, negative: bool):
-    rules = draft.add_pick(key, url, html, xpath, negative)
-    return draft, key, rules, negative
+_pool: QThreadPool | None = None
 
 
-def _check_job(cache: PageCache, profile, keys, rules, url, dom_html, worker=None):
+def inspector_pool() -> QThreadPool:
+    """The inspector's workers. Not a child of the widget: a pool's destructor waits for its
+    threads, and closing the inspector must not wait for a slow page."""
+    global _pool
+    if _pool is None:
+        _pool = QThreadPool()
+        _pool.setMaxThreadCount(3)
+        _pool.setExpiryTimeout(5000)
+    return _pool
+
+
+def _pick_job(draft: Draft, job: PickJob):
+    """(draft, job, candidates, error): the draft only rides along, the GUI thread applies the result."""
+    try:
+        return draft, job, induce_job(job), ""
+    except ValueError as exc:  # the clicked element is not in the DOM as lxml reads it
+        return draft, job, [], f"{type(exc).__name__}: {exc}"
+
+
+def _check_job(revision: int, cache: PageCache, profile, keys, rules, url, dom_html, worker=None):
     raw, fetch_error = None, ""
     if url.startswith(("http://", "https://")):
         try:
@@ -45,7 +62,7 @@ def _check_job(cache: PageCache, profile, keys, rules, url, dom_html, worker=Non
             fetch_error = f"raw HTML not available: {type(exc).__name__}: {exc}"
     checks = check_rules(profile, keys, rules, url, dom_html, raw)
     suggestions = suggest_from_metadata(raw if raw is not None else dom_html or "")
-    return url, checks, suggestions, fetch_error
+    return revision, url, checks, suggestions, fetch_error
 
 
 def _preview_job(cache: PageCache, profile, list_url, worker=None):
@@ -61,12 +78,13 @@ class Inspector(QWidget):
     previewUpdated = Signal()  # the preview grid was refilled
     pickerReady = Signal(str)  # the picker is live in the page at this URL
     pickFailed = Signal(str)
+    inductionStarted = Signal(str)  # a pick's rule is being induced in a worker (the key)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.cache = PageCache()
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(3)
+        self.pool = inspector_pool()
+        self._revision = 0  # counts rule changes: a check of older rules is never painted
         self.draft: Draft | None = None
         self.active_field = ""
         self._dom_html: str | None = None
@@ -200,10 +218,12 @@ class Inspector(QWidget):
         run_picker(self.view.page(), "stop()")
 
     def shutdown(self) -> None:
-        """Abort background work (call before the widget goes away)."""
+        """Abort background work without waiting for it (call before the widget goes away): a
+        worker still fetching finishes on its own, and the HTTP session closes after its last fetch."""
         if self._preview_worker:
             self._preview_worker.abort()
-        self.pool.waitForDone(5000)
+        self.draft = None
+        self._revision += 1  # results still on their way are dropped
         self.cache.close()
         self.browser.close_page()
 
@@ -264,22 +284,48 @@ class Inspector(QWidget):
         url = self.browser.url()
         self._say(f"{'Rejected' if negative else 'Picked'} {element.crumb.rsplit(' > ', 1)[-1]} for "
                   f"{label_for(field)}; generating a rule\u2026")
-        self.view.page().toHtml(lambda html: self._induce(field, url, html, element, negative))
+        self._with_dom(url, lambda html: self._induce(field, url, html, element, negative))
+
+    def _with_dom(self, url: str, then, tries: int = 3) -> None:
+        """The rendered DOM of the page shown. Chromium now and then answers ``toHtml`` with an
+        empty document while it is busy: ask again shortly (a pick must not learn from nothing)."""
+        def got(html: str) -> None:
+            if url != self.browser.url():
+                return
+            if tries > 1 and "<body></body>" in html[:200] and len(html) < 200:
+                QTimer.singleShot(100, lambda: self._with_dom(url, then, tries - 1))
+                return
+            then(html)
+        self.view.page().toHtml(got)
 
     def _induce(self, field: str, url: str, html: str, element: PickedElement, negative: bool) -> None:
         self._dom_html, self._dom_url = html, url
         if self.draft is None:
             host = urlsplit(url).hostname or "site"
             self.draft = Draft.new(host.replace(":", "-")[:64], url)
-        worker = workers.Worker(_pick_job, self.draft.clone(), field, url, html, element.xpath, negative)
+        job = self.draft.add_pick(field, url, html, element.xpath, negative)
+        if job is None:
+            self._changed()
+            return
+        worker = workers.Worker(_pick_job, self.draft, job)
         worker.signals.result.connect(self._induced)
         worker.signals.error.connect(self._pick_error)
         workers.start(worker, self.pool)
+        self.inductionStarted.emit(field)
 
     @Slot(object)
     def _induced(self, result) -> None:
-        draft, key, rules, negative = result
-        self.draft = draft
+        draft, job, candidates, error = result
+        if draft is not self.draft:
+            return  # another profile is open now
+        if error:
+            draft.forget(job)  # a click that cannot be used must not spoil the next ones
+            self._pick_error(error)
+            return
+        rules = draft.apply_induced(job, candidates)
+        if rules is None:
+            return  # a newer pick or a hand edit of this key came meanwhile; it wins
+        key = job.key
         if not rules:
             self._say(f"No rule for {label_for(key)} fits these clicks; click another element.")
         else:
@@ -295,6 +341,7 @@ class Inspector(QWidget):
 
     # --- rules -> panel, checks, preview ------------------------------------------------
     def _changed(self) -> None:
+        self._revision += 1
         keys = self.draft.rows() if self.draft else []
         rules = [self.draft.rule_for(k) for k in keys] if self.draft else []
         self.panel.set_rules(list(zip(keys, rules)))
@@ -312,15 +359,15 @@ class Inspector(QWidget):
         keys = self.draft.rows() if self.draft else []
         rules = [self.draft.rule_for(k) for k in keys]
         dom = self._dom_html if self._dom_url == url else None
-        worker = workers.Worker(_check_job, self.cache, self.profile(), keys, rules, url, dom)
+        worker = workers.Worker(_check_job, self._revision, self.cache, self.profile(), keys, rules, url, dom)
         worker.signals.result.connect(self._checked)
         workers.start(worker, self.pool)
 
     @Slot(object)
     def _checked(self, result) -> None:
-        url, checks, suggestions, fetch_error = result
-        if url != self.browser.url():
-            return
+        revision, url, checks, suggestions, fetch_error = result
+        if revision != self._revision or url != self.browser.url():
+            return  # checks of older rules or of another page
         self.panel.set_checks(checks)
         self._suggestions = suggestions
         self._update_suggestions()
