@@ -134,8 +134,8 @@ def test_quick_picks_of_three_fields_all_end_up_in_the_rules(qtbot, sites, site)
     for key, css in picks:
         QTest.mouseClick(buttons[key], Qt.MouseButton.LeftButton)
         assert js(qtbot, inspector, "current()") == key  # the page's picker follows the button
-        click_at(inspector, css)
-    qtbot.waitUntil(lambda: len(picked) == 3, timeout=5000)
+        with qtbot.waitSignal(inspector.bridge.picked, timeout=5000):  # the page has taken the click
+            click_at(inspector, css)
     assert picked == ["title", "summary", "date"]
     qtbot.waitUntil(lambda: {"title", "summary", "date"} <= set(inspector.profile().fields), timeout=15_000)
     qtbot.wait(300)
@@ -250,7 +250,7 @@ def test_closing_the_inspector_while_a_page_loads_neither_waits_nor_cuts_the_fet
         cache = inspector.cache
         started = time.monotonic()
         sites.shutdown()
-        assert time.monotonic() - started < 0.5  # no waiting for the page
+        assert time.monotonic() - started < 1.5  # no waiting for the page (it answers after 3 s)
         assert not cache.closed  # the preview's fetch still uses the session
         release.set()
         qtbot.waitUntil(lambda: cache.closed, timeout=5000)
