@@ -256,7 +256,8 @@
   }
 
   window.__xnewsPicker = { start: start, stop: stop, highlight: highlight, rectOf: rectOf, xpathOf: xpathOf,
-                          current: function () { return state.active ? state.field : ""; } };
+                          current: function () { return state.active ? state.field : ""; },
+                          badge: function () { return badge && badge.style.display !== "none" ? badge.textContent : ""; } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect);
   else connect();
 })();

@@ -42,8 +42,11 @@ def _widgets_deleted_before_exit(qapp):
 
 def _our_threads() -> set[threading.Thread]:
     # _DummyThread = a Qt pool thread that once ran Python; judged by the pools below instead
+    # a test HTTP server's request threads ("process_request_thread") are the server's, not the app's:
+    # one lives on for a keep-alive connection until the server notices the client has gone
     return {t for t in threading.enumerate()
-            if t.is_alive() and not isinstance(t, threading._DummyThread) and t.name != "demo-site"}
+            if t.is_alive() and not isinstance(t, threading._DummyThread) and t.name != "demo-site"
+            and "process_request_thread" not in t.name}
 
 
 @pytest.fixture(autouse=True)

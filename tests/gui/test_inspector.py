@@ -126,7 +126,11 @@ def test_hand_edit_shows_a_clear_error_and_metadata_suggestions_apply(qtbot, sit
     load(qtbot, sites, demo_server.url + "thoi-su/")
     href = parse_html(requests.get(demo_server.url + "thoi-su/", timeout=10).text).cssselect("h3.title-news a")[0].get("href")
     load(qtbot, sites, demo_server.url.rstrip("/") + href)
-    qtbot.waitUntil(inspector.suggest_box.isVisible, timeout=LOAD_MS)
+    try:
+        qtbot.waitUntil(inspector.suggest_box.isVisible, timeout=LOAD_MS)
+    except Exception:
+        raise AssertionError(f"no suggestions; status: {inspector.status.text()!r}, url {inspector.browser.url()}, "
+                             f"suggestions {inspector._suggestions}, dom {len(inspector._dom_html or '')}") from None
     used = inspector.apply_suggestions()
     assert {"title", "image", "summary", "date"} <= set(used)
     assert not inspector.suggest_box.isVisible()

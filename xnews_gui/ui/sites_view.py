@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSplitter,
+    QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSizePolicy, QSplitter,
     QVBoxLayout, QWidget,
 )
 
@@ -64,10 +64,14 @@ class SitesView(QWidget):
         self.save_button = QPushButton("Save", self)
         self.save_button.setToolTip("Save the profile in the database (Ctrl+S)")
         self.save_button.setShortcut("Ctrl+S")
-        self.save_button.clicked.connect(self.save)
+        self.save_button.clicked.connect(self.save_clicked)
+        self.confirm_box: QMessageBox | None = None  # the open question before saving, if any
+        self._save_after_coverage = False
         self.export_button = QPushButton("Export JSON\u2026", self)
         self.export_button.clicked.connect(self.export_dialog)
         self.message = QLabel(self)
+        # one line that never resizes the bar (the page below must not move); the full text in the tooltip
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top = QHBoxLayout()
         top.setContentsMargins(4, 2, 4, 2)
@@ -94,6 +98,7 @@ class SitesView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
         self.name_edit.textEdited.connect(self.inspector.rename)
+        self.inspector.site_bar.coverageDone.connect(self._coverage_done)
         self.inspector.rulesChanged.connect(self._sync_name)
         self.inspector.rulesChanged.connect(lambda: self._message(""))  # the inspector's status takes over
         self.refresh()  # shows the start page too
@@ -148,14 +153,19 @@ class SitesView(QWidget):
         return profile
 
     def new_profile(self) -> None:
+        """A fresh profile that starts at the page in view (never the old profile's name or pages)."""
         url = "" if self.inspector.browser.on_start_page() else self.inspector.browser.url()
-        name = self.name_edit.text().strip() or (_name_from_url(url) if url else "")
-        if not name:
-            self._message("Open a page of the site first (or type a profile name).", error=True)
+        if not url.startswith(("http://", "https://")):
+            self.inspector.browser.address.setFocus()
+            self._message("Type the address of the site's home page above, press Enter, then click New profile.",
+                          error=True)
             return
+        name = _name_from_url(url)
         self.name_edit.setText(name)
-        self.inspector.new_profile(name, url if url.startswith("http") else "")
-        self._message("New profile: choose a field above and click it on the page.")
+        self.profiles.clearSelection()
+        self.inspector.new_profile(name, url)
+        self._message(f"New profile {name!r} starting at this page: pick the article links, then the section links "
+                      "or next page, then the fields on an article.")
 
     def current_profile(self) -> Profile | None:
         profile = self.inspector.profile()
@@ -164,7 +174,48 @@ class SitesView(QWidget):
             profile = profile.with_(name=name)
         return profile
 
+    def save_clicked(self) -> None:
+        """Save as a person does: a coverage check first, a question when it looks wrong or when a
+        profile of that name exists, then the store."""
+        profile = self._valid_profile(for_saving=True)
+        if profile is None:
+            return
+        coverage = self.inspector.site_bar.coverage_for(profile)
+        if coverage is None:
+            self._save_after_coverage = True
+            self._message("Checking coverage before saving\u2026")
+            self.inspector.site_bar.check()
+            return
+        questions = []
+        if coverage.warning():
+            questions.append(f"Coverage: {coverage.summary()}.\n\u26a0 {coverage.warning()}.")
+        if profile.name in self.store.profile_names():
+            questions.append(f"A profile named \u201c{profile.name}\u201d exists already. Replace it?")
+        if not questions:
+            self.save()
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Save profile", "\n\n".join(questions), parent=self)
+        box.addButton("Save anyway" if coverage.warning() else "Replace", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _code, box=box: self._answered(box))
+        self.confirm_box = box
+        box.open()  # not exec(): the app goes on while the question waits
+
+    def _answered(self, box: QMessageBox) -> None:
+        self.confirm_box = None
+        if box.buttonRole(box.clickedButton()) == QMessageBox.ButtonRole.AcceptRole:
+            self.save()
+        else:
+            self._message("Not saved.")
+        box.deleteLater()
+
+    def _coverage_done(self, _report) -> None:
+        if self._save_after_coverage:
+            self._save_after_coverage = False
+            self.save_clicked()
+
     def save(self) -> bool:
+        """Store the profile now (no questions)."""
         profile = self._valid_profile()
         if profile is None:
             return False
@@ -218,16 +269,24 @@ class SitesView(QWidget):
         if current is not None and not self._refreshing and self.inspector.browser.on_start_page():
             self.open_profile(current.text())
 
-    def _valid_profile(self) -> Profile | None:
+    def _valid_profile(self, for_saving: bool = False) -> Profile | None:
         profile = self.current_profile()
         if profile is None:
             self._message("Nothing to save yet: pick some fields first.", error=True)
+            return None
+        missing = [f for f in ("title", "body") if f not in profile.fields]
+        if for_saving and missing:
+            self._message(f"Not saved: a profile needs a {' and a '.join(m.capitalize() for m in missing)} rule. "
+                          "Open an article page and pick them.", error=True)
+            return None
+        if for_saving and not profile.start_urls:
+            self._message("Not saved: no start page. Open the site's home page and click \u201cUse this page\u201d.",
+                          error=True)
             return None
         try:
             return Profile.from_dict(profile.to_dict())  # the same validation a loaded file gets
         except ProfileError as exc:
             self._message(str(exc), error=True)
-            QMessageBox.warning(self, "Profile not valid", str(exc)) if self.isVisible() else None
             return None
 
     def _sync_name(self) -> None:
@@ -237,6 +296,7 @@ class SitesView(QWidget):
 
     def _message(self, text: str, error: bool = False) -> None:
         self.message.setText(text)
+        self.message.setToolTip(text)
         self.message.setStyleSheet("color: #c5221f;" if error else "color: #1e8e3e;")
 
 

@@ -42,8 +42,10 @@ def induce_job(job: PickJob) -> list:
     """The ranked candidates for the job's key (runs in a worker; no draft is touched)."""
     if job.key == "articles":
         return induce_links(job.positives, job.negatives)
-    field = "lists" if job.key == "sections" else job.key
-    return induce(list(job.positives), list(job.negatives), field=field)
+    if job.key == "sections":  # a menu: a bare "a" catches every link of the page, never what was meant
+        rules = induce(list(job.positives), list(job.negatives), field="lists")
+        return [r for r in rules if not re.fullmatch(r"[a-z]+", r.selector)] or rules
+    return induce(list(job.positives), list(job.negatives), field=job.key)
 
 
 @dataclass

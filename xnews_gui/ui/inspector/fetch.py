@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import requests
+from PySide6.QtCore import QThreadPool
 
 from ...core.encoding import decode_html
 
@@ -72,3 +73,17 @@ class PageCache:
                 return
             self.closed = True
         self._session.close()
+
+
+_pool: QThreadPool | None = None
+
+
+def inspector_pool() -> QThreadPool:
+    """The inspector's workers. Not a child of the widget: a pool's destructor waits for its
+    threads, and closing the inspector must not wait for a slow page."""
+    global _pool
+    if _pool is None:
+        _pool = QThreadPool()
+        _pool.setMaxThreadCount(3)
+        _pool.setExpiryTimeout(5000)
+    return _pool

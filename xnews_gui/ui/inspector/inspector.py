@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QThreadPool, QTimer, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtCore import QTimer, Qt, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ...core.profile import Profile
 from ...core.rules import Rule, RuleError, css_to_xpath
@@ -23,26 +23,14 @@ from .. import workers
 from . import start_page
 from .bridge import PickedElement, PickerBridge, install_picker, run_picker
 from .browser import BrowserPane
-from .draft import PICK_FIELDS, Draft, PickJob, build_preview, check_rules, induce_job, label_for
-from .fetch import PageCache
+from .draft import Draft, PickJob, check_rules, induce_job, label_for
+from .fetch import PageCache, inspector_pool
+from .field_bar import FieldBar
 from .preview import PreviewPane
 from .rule_panel import RulePanel
+from .site_bar import SiteBar
+from .suggest_bar import SuggestBar
 
-PREVIEW_PAGES = 4
-
-
-_pool: QThreadPool | None = None
-
-
-def inspector_pool() -> QThreadPool:
-    """The inspector's workers. Not a child of the widget: a pool's destructor waits for its
-    threads, and closing the inspector must not wait for a slow page."""
-    global _pool
-    if _pool is None:
-        _pool = QThreadPool()
-        _pool.setMaxThreadCount(3)
-        _pool.setExpiryTimeout(5000)
-    return _pool
 
 
 def _pick_job(draft: Draft, job: PickJob):
@@ -65,11 +53,6 @@ def _check_job(revision: int, cache: PageCache, profile, keys, rules, url, dom_h
     return revision, url, checks, suggestions, fetch_error
 
 
-def _preview_job(cache: PageCache, profile, list_url, worker=None):
-    aborted = (lambda: worker.aborted) if worker is not None else (lambda: False)
-    return profile, build_preview(profile, list_url, cache.fetch, aborted, PREVIEW_PAGES)
-
-
 class Inspector(QWidget):
     """Build a profile by clicking. ``profile()`` is the current draft."""
 
@@ -90,52 +73,29 @@ class Inspector(QWidget):
         self._dom_html: str | None = None
         self._dom_url = ""
         self._suggestions: dict[str, Rule] = {}
-        self._preview_worker: workers.Worker | None = None
 
         self.browser = BrowserPane(self)
         self.view = self.browser.view
         self.bridge = PickerBridge(self)
         self.channel = install_picker(self.view.page(), self.bridge)
 
-        self.toolbar = QToolBar("Fields", self)
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        pick_label = QLabel(" Pick: ", self)
-        pick_label.setStyleSheet("font-weight: bold;")
-        self.toolbar.addWidget(pick_label)
-        self.field_group = QActionGroup(self)
-        self.field_group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
-        self.field_actions: dict[str, QAction] = {}
-        for key, label in PICK_FIELDS:
-            action = QAction(label, self)
-            action.setCheckable(True)
-            action.setData(key)
-            action.setToolTip(f"Pick mode for {label}: click the element on the page "
-                              "(\u2191/\u2193 widen/narrow, click a tinted match to reject it, Esc to stop)")
-            self.field_group.addAction(action)
-            self.toolbar.addAction(action)
-            self.field_actions[key] = action
-            if key == "next":
-                self.toolbar.addSeparator()
-            if key == "date":
-                self.toolbar.addSeparator()
+        self.toolbar = FieldBar(self)
+        self.field_group = self.toolbar.group
+        self.field_actions = self.toolbar.actions_by_key
         self.field_group.triggered.connect(self._field_triggered)
 
-        self.suggest_label = QLabel(self)
-        self.suggest_button = QPushButton("Use page metadata", self)
-        self.suggest_button.clicked.connect(self.apply_suggestions)
-        suggest_bar = QHBoxLayout()
-        suggest_bar.setContentsMargins(4, 0, 4, 0)
-        suggest_bar.addWidget(self.suggest_label, 1)
-        suggest_bar.addWidget(self.suggest_button)
-        self.suggest_box = QWidget(self)
-        self.suggest_box.setLayout(suggest_bar)
-        self.suggest_box.setStyleSheet("QWidget { background: #e8f0fe; } QLabel { color: #174ea6; }")
-        self.suggest_box.hide()
+        self.suggest_box = SuggestBar(self)
+        self.suggest_box.useClicked.connect(self.apply_suggestions)
+
+        self.site_bar = SiteBar(self.cache, self.pool, self)
+        self.site_bar.startUrlsEdited.connect(self.set_start_urls)
+        self.site_bar.useThisPage.connect(self.use_this_page)
 
         self.panel = RulePanel(self)
         self.panel.ruleEdited.connect(self._rule_edited)
         self.panel.rowActivated.connect(self._row_activated)
         self.preview = PreviewPane(self)
+        self.preview.updated.connect(self.previewUpdated)
         self.status = QLabel(self)
         self.status.setStyleSheet("color: palette(mid); padding: 2px 4px;")
         self.status.setWordWrap(True)
@@ -149,6 +109,7 @@ class Inspector(QWidget):
         rules_layout.addWidget(rules_title)
         rules_layout.addWidget(self.panel, 1)
         rules_layout.addWidget(self.status)
+        rules_layout.addWidget(self.suggest_box)  # here, not above the page: showing it moves nothing under the mouse
         side.addWidget(rules_box)
         side.addWidget(self.preview)
         side.setSizes([300, 220])
@@ -162,8 +123,8 @@ class Inspector(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
+        layout.addWidget(self.site_bar)
         layout.addWidget(self.toolbar)
-        layout.addWidget(self.suggest_box)
         layout.addWidget(self.splitter, 1)
 
         self._preview_timer = QTimer(self)
@@ -197,9 +158,34 @@ class Inspector(QWidget):
         self._changed()
 
     def new_profile(self, name: str, url: str = "") -> None:
+        """A fresh draft starting at ``url`` (default: the page in view); nothing of the old one stays."""
         here = "" if self.browser.on_start_page() else self.browser.url()
-        self.draft = Draft.new(name, url or here or "http://localhost/")
+        self.stop_picking()
+        run_picker(self.view.page(), "highlight(\"\")")  # no match badge of the old rules
+        self.draft = Draft.new(name, url or here)
         self._changed()
+        self._start_preview()  # now: the old profile's preview must not linger
+
+    @Slot(list)
+    def set_start_urls(self, urls: list) -> None:
+        """The crawl's start pages, as typed in the site bar."""
+        bad = [u for u in urls if not u.startswith(("http://", "https://"))]
+        if bad:
+            self._say(f"Not a web address: {bad[0]} (start pages begin with http:// or https://)")
+            return
+        if self.draft is None:
+            host = urlsplit(urls[0]).hostname if urls else ""
+            self.draft = Draft.new((host or "site").replace(":", "-")[:64], "")
+        self.draft.set_start_urls(urls)
+        self._say(f"The crawl starts at: {', '.join(urls)}" if urls else "No start page: the crawl would fetch nothing.")
+        self._changed()
+
+    @Slot()
+    def use_this_page(self) -> None:
+        if self.browser.on_start_page():
+            self._say("Open the site's home page or a section page first, then click “Use this page”.")
+            return
+        self.set_start_urls([self.browser.url()])
 
     def rename(self, name: str) -> None:
         if self.draft:
@@ -220,8 +206,8 @@ class Inspector(QWidget):
     def shutdown(self) -> None:
         """Abort background work without waiting for it (call before the widget goes away): a
         worker still fetching finishes on its own, and the HTTP session closes after its last fetch."""
-        if self._preview_worker:
-            self._preview_worker.abort()
+        self.preview.shutdown()
+        self.site_bar.shutdown()
         self.draft = None
         self._revision += 1  # results still on their way are dropped
         self.cache.close()
@@ -342,6 +328,7 @@ class Inspector(QWidget):
     # --- rules -> panel, checks, preview ------------------------------------------------
     def _changed(self) -> None:
         self._revision += 1
+        self.site_bar.show_profile(self.profile())
         keys = self.draft.rows() if self.draft else []
         rules = [self.draft.rule_for(k) for k in keys] if self.draft else []
         self.panel.set_rules(list(zip(keys, rules)))
@@ -376,13 +363,7 @@ class Inspector(QWidget):
         self.checksUpdated.emit()
 
     def _update_suggestions(self) -> None:
-        have = set(self.draft.profile.fields) if self.draft else set()
-        offer = {k: r for k, r in self._suggestions.items() if k not in have}
-        self.suggest_box.setVisible(bool(offer))
-        if offer:
-            names = ", ".join(label_for(k) for k in offer)
-            self.suggest_label.setText(f"This page carries metadata for: {names}.")
-            self.suggest_button.setToolTip("\n".join(f"{label_for(k)}: {r.selector}" for k, r in offer.items()))
+        self.suggest_box.offer(self._suggestions, set(self.draft.profile.fields) if self.draft else set())
 
     def apply_suggestions(self) -> list[str]:
         """Use the page's metadata for every field that has no rule yet (one click)."""
@@ -418,35 +399,8 @@ class Inspector(QWidget):
 
     def _start_preview(self) -> None:
         profile = self.profile()
-        if self._preview_worker:
-            self._preview_worker.abort()
-            self._preview_worker = None
-        if profile is None or profile.articles is None:
-            self.preview.model.set_rows([], [])
-            return
-        list_url = (self.draft.list_url if self.draft else "") or profile.start_urls[0]
-        self.preview.set_status(f"Preview: fetching up to {PREVIEW_PAGES} articles linked from {list_url} \u2026")
-        worker = workers.Worker(_preview_job, self.cache, profile, list_url)
-        worker.signals.result.connect(self._previewed)
-        worker.signals.error.connect(lambda msg: self.preview.set_status(f"Preview failed: {msg}"))
-        self._preview_worker = workers.start(worker, self.pool)
-
-    @Slot(object)
-    def _previewed(self, result) -> None:
-        profile, rows = result
-        if profile != self.profile():
-            return  # the rules changed meanwhile; a newer preview is on its way
-        self._preview_worker = None
-        fields = list(profile.fields)
-        self.preview.model.set_rows(rows, fields)
-        ok = sum(1 for r in rows if r.cells and all(c.state == "ok" for c in r.cells.values()))
-        if not rows:
-            self.preview.set_status("Preview: the article-link rule finds no article on the list page.")
-        elif not fields:
-            self.preview.set_status(f"Preview: {len(rows)} article pages found; now pick the Title, Body\u2026 on an article.")
-        else:
-            self.preview.set_status(f"Preview: {ok} of {len(rows)} article pages fully extracted.")
-        self.previewUpdated.emit()
+        list_url = (self.draft.list_url if self.draft else "") or (profile.start_urls[0] if profile and profile.start_urls else "")
+        self.preview.refresh(profile, list_url, self.cache.fetch, self.pool)
 
     # --- page events ---------------------------------------------------------------------
     @Slot(bool)
@@ -457,7 +411,7 @@ class Inspector(QWidget):
             self._say(f"Could not load {self.browser.url()}.")
             return
         url = self.browser.url()
-        self.view.page().toHtml(lambda html: self._dom_ready(url, html))
+        self._with_dom(url, lambda html: self._dom_ready(url, html))
 
     def _dom_ready(self, url: str, html: str) -> None:
         if url != self.browser.url():

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from ...core.profile import FIELDS
-from .draft import PreviewRow
+from .. import workers
+from .draft import PreviewRow, build_preview
+
+PREVIEW_PAGES = 4
+HINT = "Preview: pick the article links on a list page to test the rules on other articles."
+
+
+def _preview_job(fetch, profile, list_url, worker=None):
+    aborted = (lambda: worker.aborted) if worker is not None else (lambda: False)
+    return profile, build_preview(profile, list_url, fetch, aborted, PREVIEW_PAGES)
 
 _STATE_COLORS = {"ok": QColor("#e6f4ea"), "empty": QColor("#fce8e6"), "multiple": QColor("#fef7e0"),
                  "error": QColor("#fce8e6")}
@@ -75,8 +84,14 @@ class PreviewModel(QAbstractTableModel):
 
 
 class PreviewPane(QWidget):
+    """The grid and its status line; ``refresh`` re-extracts a few articles in a worker."""
+
+    updated = Signal()  # the grid was refilled
+
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._worker: workers.Worker | None = None
+        self._wanted = None  # the profile of the latest refresh: older results are dropped
         self.model = PreviewModel(self)
         self.view = QTableView(self)
         self.view.setModel(self.model)
@@ -85,7 +100,7 @@ class PreviewPane(QWidget):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.view.horizontalHeader().setMinimumSectionSize(60)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.status = QLabel("Preview: pick the article links on a list page to test the rules on other articles.", self)
+        self.status = QLabel(HINT, self)
         self.status.setStyleSheet("color: palette(mid); padding: 2px 4px;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -98,3 +113,43 @@ class PreviewPane(QWidget):
 
     def set_status(self, text: str) -> None:
         self.status.setText(text)
+
+    def refresh(self, profile, list_url: str, fetch, pool) -> None:
+        if self._worker:
+            self._worker.abort()
+            self._worker = None
+        self._wanted = profile
+        if profile is None or profile.articles is None or not list_url:
+            self.model.set_rows([], [])
+            self.set_status(HINT)
+            return
+        self.set_status(f"Preview: fetching up to {PREVIEW_PAGES} articles linked from {list_url} \u2026")
+        worker = workers.Worker(_preview_job, fetch, profile, list_url)
+        worker.signals.result.connect(self._previewed)
+        worker.signals.error.connect(self._failed)
+        self._worker = workers.start(worker, pool)
+
+    def shutdown(self) -> None:
+        if self._worker:
+            self._worker.abort()
+
+    @Slot(str)
+    def _failed(self, message: str) -> None:
+        self.set_status(f"Preview failed: {message}")
+
+    @Slot(object)
+    def _previewed(self, result) -> None:
+        profile, rows = result
+        if profile != self._wanted:
+            return  # the rules changed meanwhile; a newer preview is on its way
+        self._worker = None
+        fields = list(profile.fields)
+        self.model.set_rows(rows, fields)
+        ok = sum(1 for r in rows if r.cells and all(c.state == "ok" for c in r.cells.values()))
+        if not rows:
+            self.set_status("Preview: the article-link rule finds no article on the list page.")
+        elif not fields:
+            self.set_status(f"Preview: {len(rows)} article pages found; now pick the Title, Body\u2026 on an article.")
+        else:
+            self.set_status(f"Preview: {ok} of {len(rows)} article pages fully extracted.")
+        self.updated.emit()

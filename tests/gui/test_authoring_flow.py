@@ -1,0 +1,157 @@
+"""Issue 10's authoring flow with the mouse: start pages shown and editable, New profile from the page in
+view, section links, the coverage check, Save that asks and refuses, a metadata bar that moves nothing."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from tests.gui.inspector_helpers import LOAD_MS, js, load, pick, shot, sites  # noqa: F401 (sites is a fixture)
+
+pytestmark = pytest.mark.gui
+
+
+def click(widget) -> None:
+    QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, widget.rect().center())
+
+
+def type_into(qtbot, edit, text: str) -> None:
+    """Click into a line edit, select what is there, type, Enter."""
+    click(edit)
+    edit.selectAll()
+    QTest.keyClicks(edit, text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def answer(qtbot, sites, role_text: str) -> None:
+    """Click a button of the question Save asks (it is open, not exec'ed: the app goes on)."""
+    qtbot.waitUntil(lambda: sites.confirm_box is not None and sites.confirm_box.isVisible(), timeout=LOAD_MS)
+    box = sites.confirm_box
+    button = next(b for b in box.buttons() if b.text().replace("&", "") == role_text)
+    click(button)
+    qtbot.waitUntil(lambda: sites.confirm_box is None, timeout=5000)
+
+
+def open_demo_profile(qtbot, sites) -> None:
+    from xnews_gui.bundled import seed_bundled_profiles
+
+    seed_bundled_profiles(sites.store)
+    sites.refresh()
+    item = sites.profiles.findItems("demo", Qt.MatchFlag.MatchExactly)[0]
+    with qtbot.waitSignal(sites.inspector.pickerReady, timeout=LOAD_MS):
+        QTest.mouseClick(sites.profiles.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         sites.profiles.visualItemRect(item).center())
+
+
+def test_new_profile_starts_at_the_page_in_view_and_keeps_nothing_of_the_old_one(qtbot, sites, demo_server):
+    inspector = sites.inspector
+    open_demo_profile(qtbot, sites)
+    bar = inspector.site_bar
+    assert bar.start_edit.text() == sites.demo.server.url  # the start page is shown
+    inspector.start_picking("articles")
+    qtbot.waitUntil(lambda: js(qtbot, inspector, "badge()") == "8 matches", timeout=5000)
+    with qtbot.waitSignal(inspector.previewUpdated, timeout=LOAD_MS):
+        pass
+    assert inspector.preview.model.rowCount() > 0
+    # another site's section page; New profile starts there
+    section = demo_server.url + "the-thao/"
+    load(qtbot, sites, section)
+    click(sites.new_button)
+    profile = inspector.profile()
+    assert profile.start_urls == (section,) and bar.start_edit.text() == section
+    assert sites.name_edit.text() == "127.0.0.1"  # from the page's host, not the old profile's name
+    assert not profile.fields and profile.articles is None and profile.lists is None
+    assert inspector.panel.table.rowCount() == 0 and inspector.preview.model.rowCount() == 0
+    assert inspector.preview.status.text().startswith("Preview: pick the article links")
+    qtbot.waitUntil(lambda: js(qtbot, inspector, "badge()") == "", timeout=5000)  # no old match badge
+    shot(sites, "flow-1-new-profile")
+
+
+def test_start_pages_are_editable_and_use_this_page_takes_the_view(qtbot, sites, demo_server):
+    inspector = sites.inspector
+    load(qtbot, sites, demo_server.url + "kinh-doanh/")
+    click(sites.new_button)
+    bar = inspector.site_bar
+    home, sport = demo_server.url, demo_server.url + "the-thao/"
+    type_into(qtbot, bar.start_edit, f"{home} {sport}")
+    assert inspector.profile().start_urls == (home, sport)
+    type_into(qtbot, bar.start_edit, "not-an-address")
+    assert "Not a web address" in inspector.status.text() and inspector.profile().start_urls == (home, sport)
+    click(bar.use_button)
+    assert inspector.profile().start_urls == (demo_server.url + "kinh-doanh/",)
+    assert bar.start_edit.text() == demo_server.url + "kinh-doanh/"
+
+
+def test_section_links_pick_and_coverage_check(qtbot, sites, demo_server):
+    inspector = sites.inspector
+    load(qtbot, sites, demo_server.url)
+    click(sites.new_button)
+    pick(qtbot, sites, "articles", ".list-news h3.title-news a")
+    bar = inspector.site_bar
+    with qtbot.waitSignal(bar.coverageDone, timeout=LOAD_MS) as done:
+        click(bar.coverage_button)
+    home_only = done.args[0]
+    assert home_only.list_pages == 1 and "Section links or Next page" in bar.result.text()
+    pick(qtbot, sites, "sections", "nav.main-nav li a")
+    sections = inspector.profile().lists.selector
+    assert "menu" in sections or sections.startswith("nav")
+    assert bar.result.text() == ""  # the old result is for other rules
+    load(qtbot, sites, demo_server.url + "thoi-su/")
+    pick(qtbot, sites, "next", "nav.pagination a.next")
+    lists = inspector.profile().lists.selector
+    assert ", " in lists and lists.endswith("a.next")  # sections and next page, one rule
+    rows = [inspector.panel.table.item(r, 0).text() for r in range(inspector.panel.table.rowCount())]
+    assert rows == ["Article links", "Section links", "Next page"]
+    with qtbot.waitSignal(bar.coverageDone, timeout=60_000) as done:
+        click(bar.coverage_button)
+    report = done.args[0]
+    assert report.list_pages > 10 and report.article_links == 72 and report.warning() == ""
+    assert bar.result.text() == f"Coverage: reaches {report.list_pages} list pages and 72 article links."
+    shot(sites, "flow-2-coverage")
+
+
+def test_save_refuses_without_title_and_body_and_asks_before_replacing(qtbot, sites, demo_server, demo_profile):
+    inspector = sites.inspector
+    sites.store.save_profile(demo_profile.with_(name="mysite"))
+    load(qtbot, sites, demo_server.url)
+    click(sites.new_button)
+    sites.name_edit.setText("mysite")
+    inspector.rename("mysite")
+    pick(qtbot, sites, "articles", ".list-news h3.title-news a")
+    click(sites.save_button)
+    assert "needs a Title and a Body rule" in sites.message.text()
+    assert sites.store.load_profile("mysite").fields == demo_profile.fields  # untouched
+    # with title and body (the demo's rules, typed in by the preview's profile) Save asks
+    inspector.set_profile(inspector.profile().with_(fields=demo_profile.fields, lists=demo_profile.lists))
+    click(sites.save_button)
+    answer(qtbot, sites, "Cancel")
+    assert sites.message.text() == "Not saved." and sites.store.load_profile("mysite").articles == demo_profile.articles
+    shot(sites, "flow-3-before-answer")
+    click(sites.save_button)
+    assert "exists already" in sites.confirm_box.text()
+    with qtbot.waitSignal(sites.profileSaved, timeout=5000):
+        answer(qtbot, sites, "Replace")
+    assert sites.store.load_profile("mysite").articles == inspector.profile().articles
+
+
+def test_the_metadata_bar_moves_nothing_under_the_mouse(qtbot, sites, demo_server):
+    inspector = sites.inspector
+    load(qtbot, sites, demo_server.url + "thoi-su/")
+    address, view = inspector.browser.address, inspector.view
+    before = (address.mapTo(sites, QPoint(0, 0)), view.mapTo(sites, QPoint(0, 0)), view.size())
+    assert not inspector.suggest_box.isVisible()
+    inspector.start_picking("title")
+    from xnews_gui.core.rules import parse_html
+    import requests
+
+    href = parse_html(requests.get(demo_server.url + "thoi-su/", timeout=10).text).cssselect("h3.title-news a")[0].get("href")
+    load(qtbot, sites, demo_server.url.rstrip("/") + href)
+    qtbot.waitUntil(inspector.suggest_box.isVisible, timeout=LOAD_MS)
+    after = (address.mapTo(sites, QPoint(0, 0)), view.mapTo(sites, QPoint(0, 0)), view.size())
+    assert after == before
+    with qtbot.waitSignal(inspector.rulesChanged, timeout=5000):
+        click(inspector.suggest_box.button)
+    assert {"title", "summary", "image", "date"} <= set(inspector.profile().fields)
+    shot(sites, "flow-4-metadata")
+
