@@ -68,10 +68,10 @@ class BrowserPane(QWidget):
         self.address.setPlaceholderText("Address of a news site: a list page first, then an article")
         self.address.setClearButtonEnabled(True)
         self.progress = QProgressBar(self)
-        self.progress.setMaximumHeight(3)
+        self.progress.setFixedHeight(3)  # always there, empty when idle: the page never moves under the mouse
         self.progress.setTextVisible(False)
         self.progress.setRange(0, 100)
-        self.progress.hide()
+        self.progress.setValue(0)
 
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
@@ -143,10 +143,9 @@ class BrowserPane(QWidget):
 
     def _started(self) -> None:
         self.progress.setValue(0)
-        self.progress.show()
 
     def _finished(self, ok: bool) -> None:
-        self.progress.hide()
+        self.progress.setValue(0)
         self._update_buttons()
 
     def _update_buttons(self) -> None:

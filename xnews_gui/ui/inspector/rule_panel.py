@@ -70,7 +70,7 @@ class RulePanel(QWidget):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 flags = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
-                if c in EDITABLE and rule.kind != "markers" and not (key in ("articles", "next") and c == 3):
+                if c in EDITABLE and rule.kind != "markers" and not (key in ("articles", "sections", "next") and c == 3):
                     flags |= Qt.ItemFlag.ItemIsEditable
                 item.setFlags(flags)
                 if c == 1:
@@ -89,7 +89,7 @@ class RulePanel(QWidget):
             count, value = self.table.item(r, 4), self.table.item(r, 5)
             if count is None or value is None:
                 continue
-            single = not (check.key in ("articles",) or check.key.startswith("remove:"))
+            single = not (check.key in ("articles", "sections") or check.key.startswith("remove:"))
             if check.error:
                 count.setText("error")
                 count.setForeground(QBrush(BAD))
@@ -100,7 +100,7 @@ class RulePanel(QWidget):
                 count.setForeground(QBrush(WARN))
                 tip = ("Matches only in the page as rendered by the browser, not in the raw HTML the crawler "
                        "downloads. Pick another element or edit the selector.")
-            elif check.key in ("articles", "next") and check.matches <= 0 and check.raw_matches <= 0:
+            elif check.key in ("articles", "sections", "next") and check.matches <= 0 and check.raw_matches <= 0:
                 count.setText("\u2014")
                 count.setForeground(QBrush(QColor("#5f6368")))
                 tip = "a link rule: it matches on list pages, not on this page"
@@ -114,7 +114,7 @@ class RulePanel(QWidget):
                 if single and n > 1:
                     tip += f"\n{n} matches: the first is used, the field is marked 'multiple'"
             count.setToolTip(tip)
-            if check.key in ("articles", "next") and not check.preview and not check.error:
+            if check.key in ("articles", "sections", "next") and not check.preview and not check.error:
                 value.setText("(list pages only)")
                 value.setForeground(QBrush(QColor("#5f6368")))
             elif not check.error:

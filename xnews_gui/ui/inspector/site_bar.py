@@ -9,7 +9,7 @@ links", in orange when something looks wrong.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QWidget
 
 from ...core.coverage import Coverage, check_coverage
 from ...core.profile import Profile
@@ -53,7 +53,8 @@ class SiteBar(QWidget):
                                         "the list pages and article links they reach")
         self.coverage_button.clicked.connect(self.check)
         self.result = QLabel(self)
-        self.result.setWordWrap(True)
+        # one line that never grows the bar (the page below must not move); the whole text in the tooltip
+        self.result.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addWidget(label)
