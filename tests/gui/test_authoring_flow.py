@@ -155,3 +155,26 @@ def test_the_metadata_bar_moves_nothing_under_the_mouse(qtbot, sites, demo_serve
     assert {"title", "summary", "image", "date"} <= set(inspector.profile().fields)
     shot(sites, "flow-4-metadata")
 
+
+
+def test_the_crawl_card_says_why_a_crawl_is_refused(qtbot, store, demo_server, demo_profile):
+    """Issue 10 item 1: a profile starting at an article; the card says Refused and why, not Finished."""
+    from xnews_gui.ui.crawl_view import CrawlView
+    from xnews_gui.ui.settings import Preferences
+
+    article = demo_server.url + "thoi-su/quoc-hoi-yeu-cau-day-nhanh-tien-do-giai-phong-mat-bang-tai-nha-trang-1001.htm"
+    store.save_profile(demo_profile.with_(name="wrong-start", start_urls=(article,), lists=None))
+    view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0, concurrency=2))
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    view.show()
+    view.set_checked(["wrong-start"])
+    click(view.start_button)
+    session = view.sessions["wrong-start"]
+    with qtbot.waitSignal(session.finished, timeout=30_000) as done:
+        pass
+    assert done.args[0]["status"] == "refused"
+    card = view.cards["wrong-start"]
+    assert "Refused" in card.state.text()
+    assert "is an article, not a list page" in card.detail.text() and "Sites tab" in card.detail.text()
+    shot(view, "flow-5-refused-card")

@@ -77,6 +77,7 @@ class Crawler:
         self.downloader: Downloader | None = None
         self._halted = False
         self._status = "finished"
+        self._dead_starts: list[str] = []  # why start pages gave the crawl nothing to follow
         self._busy = 0
         self._started_pages = 0
         self._article_slots = 0
@@ -181,6 +182,9 @@ class Crawler:
         finally:
             self.pipeline.close()  # finishes what is queued (and flushes the sink), then ends
             status = self._status
+            if status == "finished" and self._dead_starts and not self.stats_.get("articles") \
+                    and self.stats_.get("pages") <= len(self._dead_starts):
+                status = "refused"  # nothing but start pages that lead nowhere: say why, not "Finished"
             if status == "finished":
                 self.state.finish_pass()
             self._stop.set()
@@ -192,6 +196,8 @@ class Crawler:
         summary["resumed"] = self.state.resumed
         summary["broken_fields"] = broken_fields(summary["fill_rate"], self.stats_.get("extracted"), previous_fill)
         summary["warnings"] = list(self.traps.warnings) + self._login_warnings
+        if status == "refused":
+            summary["refused_reason"] = self._dead_starts[0]
         summary["trap_refused"] = dict(self.traps.refused)
         if self.stats_.get("extracted") >= 5:
             self.state.put("fill_rate", json.dumps(summary["fill_rate"]))
@@ -292,6 +298,8 @@ class Crawler:
             if links is None:  # a focused crawl's page under the relevance threshold
                 self.stats_.add(not_expanded=1)
             else:
+                if req.depth == 0 and not links[0] and not links[1]:
+                    self._dead_start(result.url, text)
                 self.queuer.push_links(req, *links)
         else:
             article = self.parser.article_page(text, result.url)
@@ -311,6 +319,14 @@ class Crawler:
                 return True
         self._page_finished(item)
         return False
+
+    def _dead_start(self, url: str, text: str) -> None:
+        article = self.parser.article_page(text, url).ok if self.profile.fields else False
+        why = "is an article, not a list page" if article else "has no link the profile's link rules follow"
+        reason = (f"the start page {url} {why}: set the start pages and link rules in the Sites tab "
+                  "(Check coverage shows what they reach)")
+        self._dead_starts.append(reason)
+        self._emit("log", {"message": reason, "warning": True})
 
     def _take_article_slot(self) -> bool:
         limit = self.options.max_articles

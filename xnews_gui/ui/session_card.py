@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
@@ -13,6 +15,7 @@ STATE_TEXT = {
     "idle": ("Not run yet", "#6e6e73"), "starting": ("Starting…", "#0b63c5"), "running": ("Running", "#2e8b57"),
     "paused": ("Paused", "#c98a00"), "stopping": ("Stopping…", "#c98a00"), "finished": ("Finished", "#0b63c5"),
     "stopped": ("Stopped", "#6e6e73"), "limit": ("Limit reached", "#0b63c5"), "failed": ("Failed", "#c0392b"),
+    "refused": ("Refused", "#c0392b"),
 }
 COUNTERS = (("pages", "Pages"), ("articles", "Articles"), ("queue", "Queue"), ("errors", "Errors"),
             ("rate", "Pages/s"))
@@ -113,6 +116,8 @@ class SessionCard(QFrame):
         parts = [f"{summary.get('pages', 0):,} pages, {summary.get('articles', 0):,} new articles, "
                  f"{summary.get('duplicates', 0):,} already known, {summary.get('images', 0):,} images, "
                  f"{summary.get('errors', 0):,} errors in {summary.get('elapsed_s', 0):.1f} s."]
+        if summary.get("refused_reason"):  # the crawl had nothing to follow: say why, first
+            parts.insert(0, f'<span style="color:#c0392b"><b>Refused:</b> {escape(summary["refused_reason"])}.</span>')
         broken = summary.get("broken_fields") or []
         if broken:
             items = ", ".join(f"<b>{b['field']}</b> (filled on {b['fill_rate']:.0%} of pages)" for b in broken)
