@@ -9,7 +9,7 @@ import time
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QLineEdit
 
 from tests.gui.inspector_helpers import js, load, rect_of, shot, sites  # noqa: F401 (sites is a fixture)
 from tests.integration.crawl_helpers import Site

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from tests.gui.inspector_helpers import LOAD_MS, js, rect_of
+from tests.gui.inspector_helpers import LOAD_MS, rect_of
 from tests.newcomer_site import LedgerSite
 from xnews_gui.core.rules import css_to_xpath
 

@@ -215,7 +215,7 @@ class SitesView(QWidget):
             self.save_clicked()
 
     def save(self) -> bool:
-        """Store the profile now (no questions)."""
+        """Store the profile (no questions; written in the background, profileSaved when done)."""
         profile = self._valid_profile()
         if profile is None:
             return False
