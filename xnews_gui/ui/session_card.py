@@ -123,5 +123,7 @@ class SessionCard(QFrame):
             items = ", ".join(f"<b>{b['field']}</b> (filled on {b['fill_rate']:.0%} of pages)" for b in broken)
             parts.append(f'<span style="color:#c0392b">Rule probably broken: {items}. '
                          "Check the profile in the Sites tab.</span>")
+        for warning in (summary.get("warnings") or [])[:3]:  # e.g. a spider trap the crawl stopped following
+            parts.append(f'<span style="color:#b9770e">Warning: {escape(str(warning))}</span>')
         self.detail.setText("<br>".join(parts))
         self.detail.show()
