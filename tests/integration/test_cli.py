@@ -207,6 +207,7 @@ def test_articles_search_and_export(cli, data_dir, tmp_path):
     from xnews_gui.core.extract import extract
     from xnews_gui.core.profile import Profile
     from xnews_gui.demo import DemoSite
+
     cli("profiles", "list")  # opens the database in the data folder
     store = Store.open(data_dir)
     site = DemoSite()
@@ -238,6 +239,7 @@ def test_export_feed_and_book_formats(cli, data_dir, tmp_path):
     from xnews_gui.core.extract import extract
     from xnews_gui.core.profile import Profile
     from xnews_gui.demo import DemoSite
+
     cli("profiles", "list")
     store = Store.open(data_dir)
     site = DemoSite()
