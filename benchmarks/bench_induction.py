@@ -43,8 +43,9 @@ from xnews_gui.core.selectors import element_xpath, induce, induce_profile  # no
 _TOKEN = re.compile(r"\w+", re.U)
 _BLOCK_TAGS = {"div", "td", "article", "section", "main", "span", "p", "ul", "table", "tbody", "tr", "font",
                "center", "blockquote", "form"}
-# sites looked at while tuning induce_profile; every other site is held out
-TUNED_ON = {"cleanportaleval:bbc.co.uk_news", "demo:demo-two-templates"}
+# sites whose pages were looked at while tuning induce_profile; every other site is held out
+TUNED_ON = {"cleanportaleval:bbc.co.uk_news", "demo:demo-two-templates", "fundus:SeznamZpravy", "fundus:NTV",
+            "fundus:DW", "fundus:BSZ", "fundus:WAZ", "fundus:TheMirror", "fundus:HankookIlbo", "readability:nytimes"}
 
 
 def tokens(text: str) -> Counter:

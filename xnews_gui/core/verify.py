@@ -15,8 +15,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 WINDOW = 30  # pages per field that decide whether it is degraded
-DEGRADED_SHARE = 0.34  # more than a third of the window failed...
-DEGRADED_MIN = 5  # ...and at least this many pages failed
+DEGRADED_MIN = 5  # at least this many of the window's pages failed...
+DEGRADED_SHARE = 0.15  # ...and more than this share of them (a few odd pages are not a redesign)
 _WORD = re.compile(r"\w+", re.U)
 
 
