@@ -136,8 +136,8 @@ class Fetcher:
                 raise FetchError("bad_url", f"not an http(s) URL: {url}")
             if check:
                 check(url)
-            with gate.slot(urlsplit(url).netloc) if gate else nullcontext():
-                status, ctype, body, location = self._exchange(url, accept)
+            with gate.slot(urlsplit(url).netloc) if gate else nullcontext() as sent:
+                status, ctype, body, location = self._exchange(url, accept, sent)
             if location is None:
                 return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started)
             target = urljoin(url, location)
@@ -149,11 +149,12 @@ class Fetcher:
             seen.add(target)
             url = target
 
-    def _exchange(self, url: str, accept: str):
-        """One request (urllib3 retries it): (status, content type, body, redirect location or None)."""
+    def _exchange(self, url: str, accept: str, sent=None):
+        """One request (urllib3 retries it): (status, content type, body, redirect location or None).
+        ``sent()`` is called whenever the request goes out (the politeness gate's clock)."""
         if self.stop.is_set():
             raise FetchError("stopped", "crawl stopped")
-        self._in_flight.begin()
+        self._in_flight.begin(sent)
         try:
             result = self._exchange_once(url, accept)
         except FetchError:

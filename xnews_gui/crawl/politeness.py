@@ -1,5 +1,10 @@
-"""Per-host politeness: a minimum delay between request starts and a bounded
-number of simultaneous connections per host. Waiting is interruptible by stop."""
+"""Per-host politeness: a minimum delay between requests and a bounded number of
+simultaneous connections per host. Waiting is interruptible by stop.
+
+The delay is kept between the moments requests really go out: ``slot()`` yields a
+``sent()`` callback the fetcher calls when the request is written to the socket, so a
+request that leaves late (a busy machine, a garbage collection) pushes the next one back.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +16,12 @@ from .fetcher import FetchError
 
 
 class _Host:
-    __slots__ = ("slots", "next_start", "delay")
+    __slots__ = ("slots", "next_start", "last_sent", "delay")
 
     def __init__(self, per_host: int, delay: float):
         self.slots = threading.BoundedSemaphore(per_host)
         self.next_start = 0.0
+        self.last_sent = float("-inf")
         self.delay = delay
 
 
@@ -45,6 +51,7 @@ class HostGate:
 
     @contextmanager
     def slot(self, host: str):
+        """Wait for the host's turn; yields ``sent()``, to call when the request goes out."""
         h = self._host(host)
         while not h.slots.acquire(timeout=0.2):
             if self.stop.is_set():
@@ -57,8 +64,19 @@ class HostGate:
                     h.next_start = start + h.delay
                 if start > now and self.stop.wait(start - now):
                     raise FetchError("stopped", "crawl stopped")
-                with self._lock:  # woken late (a busy machine): the next request waits from now
-                    h.next_start = max(h.next_start, time.monotonic() + h.delay)
-            yield
+                while True:  # the request before may have gone out late: the gap counts from then
+                    with self._lock:
+                        now = time.monotonic()
+                        ready = h.last_sent + h.delay
+                        if now >= ready:
+                            h.next_start = max(h.next_start, now + h.delay)
+                            break
+                    if self.stop.wait(ready - now):
+                        raise FetchError("stopped", "crawl stopped")
+            yield lambda: self._sent(h)
         finally:
             h.slots.release()
+
+    def _sent(self, h: _Host) -> None:
+        with self._lock:
+            h.last_sent = max(h.last_sent, time.monotonic())

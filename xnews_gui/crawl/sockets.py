@@ -24,10 +24,20 @@ class InFlight:
         self._lock = threading.Lock()
         self._socks: dict[int, socket.socket | None] = {}
         self._cut: set[int] = set()
+        self._on_send: dict[int, object] = {}
 
-    def begin(self) -> None:
+    def begin(self, on_send=None) -> None:
+        """A new exchange of this thread; ``on_send()`` is called each time its request goes out."""
+        me = threading.get_ident()
         with self._lock:
-            self._socks[threading.get_ident()] = None
+            self._socks[me] = None
+            if on_send is not None:
+                self._on_send[me] = on_send
+
+    def sending(self) -> None:
+        callback = self._on_send.get(threading.get_ident())
+        if callback is not None:
+            callback()
 
     def attach(self, sock: socket.socket) -> None:
         """The socket the current exchange waits on (a new one before it connects, or a reused one)."""
@@ -50,6 +60,7 @@ class InFlight:
         me = threading.get_ident()
         with self._lock:
             self._socks.pop(me, None)
+            self._on_send.pop(me, None)
             if me in self._cut:
                 self._cut.discard(me)
                 return True
@@ -107,7 +118,10 @@ def pool_classes(in_flight: InFlight) -> dict:
         def request(self, *args, **kwargs):
             if self.sock is not None:  # a kept-alive connection: the wait for the answer is on this socket
                 in_flight.attach(self.sock)
-            return super().request(*args, **kwargs)
+            try:
+                return super().request(*args, **kwargs)
+            finally:
+                in_flight.sending()  # politeness counts the gap between requests from here
 
     class Conn(_Reporting, HTTPConnection):
         pass
