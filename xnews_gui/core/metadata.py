@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 
 from .rules import Rule, normalize_space
 
@@ -45,11 +46,14 @@ def check_key(key: str) -> None:
         raise ValueError(f"a jsonld rule's selector is one JSON-LD key such as 'headline', not {key!r}")
 
 
-_cache: list = []  # [(doc, articles)] for the last few documents: a chain asks several times per page
+_local = threading.local()  # per thread: [(doc, articles)] for the last few documents (a chain asks several times)
 
 
 def jsonld_articles(doc) -> list[dict]:
     """The article-like JSON-LD objects of a parsed page, in document order."""
+    _cache = getattr(_local, "cache", None)
+    if _cache is None:
+        _cache = _local.cache = []
     for cached_doc, items in _cache:
         if cached_doc is doc:
             return items
