@@ -80,8 +80,11 @@ def best_match(sig: tuple[np.ndarray, int], known: np.ndarray, sizes: np.ndarray
     same story as ``sig`` most surely, or -1 when none does."""
     if len(known) == 0:
         return -1
-    jaccard = (known == sig[0][None, :]).mean(axis=1)
-    scores = np.minimum(1.0, _containment(jaccard, sizes.astype(np.float64), float(sig[1])))
-    scores[(jaccard < MIN_JACCARD) | (scores < MIN_CONTAINMENT)] = -1.0
-    i = int(np.argmax(scores))
-    return i if scores[i] >= 0 else -1
+    equal = np.count_nonzero(known == sig[0][None, :], axis=1)
+    candidates = np.flatnonzero(equal >= MIN_JACCARD * PERMUTATIONS)  # the Jaccard floor first: cheap
+    if len(candidates) == 0:
+        return -1
+    jaccard = equal[candidates] / PERMUTATIONS
+    scores = np.minimum(1.0, _containment(jaccard, sizes[candidates].astype(np.float64), float(sig[1])))
+    best = int(np.argmax(scores))
+    return int(candidates[best]) if scores[best] >= MIN_CONTAINMENT else -1
