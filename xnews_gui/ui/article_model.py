@@ -115,7 +115,8 @@ class ArticleTableModel(QAbstractTableModel):
             return self._bold
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 1:
-                return row[_C["title"]]
+                sources = row[_C["sources"]] or 1  # near-duplicates of the same story, this one included
+                return row[_C["title"]] + (f"\nThe same story from {sources} sources" if sources > 1 else "")
             if col == 2 and row[_C["user_label"]]:
                 return "Category set by you"
             if col == 2 and declined(row[_C["category"]], row[_C["confidence"]]):

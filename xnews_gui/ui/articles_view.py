@@ -43,7 +43,7 @@ class ArticlesView(QWidget):
         self.model = ArticleTableModel(store, self)
 
         self.search = QLineEdit(placeholderText="Search title, summary and text…  (Ctrl+F)", clearButtonEnabled=True)
-        self.search.setMinimumWidth(160)
+        self.search.setMinimumWidth(90)  # leaves room for the filters at the window's smallest
         self.site = QComboBox(toolTip="Site")
         self.category = QComboBox(toolTip="Topic")
         self.date = QComboBox(toolTip="Published (or fetched) within")
@@ -51,6 +51,8 @@ class ArticlesView(QWidget):
             self.date.addItem(label, days)
         self.unread = QCheckBox("Unread")
         self.starred = QCheckBox("Starred")
+        self.one_per_story = QCheckBox("1 per story", toolTip="Hide near-duplicates: only the first stored copy of "
+                                       "each story shows (a title's tooltip counts its sources)")
         self.count = QLabel()
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         bar = QHBoxLayout()
@@ -61,6 +63,7 @@ class ArticlesView(QWidget):
             bar.addWidget(w)
         bar.addWidget(self.unread)
         bar.addWidget(self.starred)
+        bar.addWidget(self.one_per_story)
         bar.addWidget(self.count, 1)
 
         self.table = QTableView()
@@ -101,6 +104,7 @@ class ArticlesView(QWidget):
             combo.currentIndexChanged.connect(self.apply_filter)
         self.unread.toggled.connect(self.apply_filter)
         self.starred.toggled.connect(self.apply_filter)
+        self.one_per_story.toggled.connect(self.apply_filter)
         # A mouse press makes the row current *before* it selects it: act once both have happened.
         self._open_timer = QTimer(self, singleShot=True, interval=0)
         self._open_timer.timeout.connect(self.show_current)
@@ -141,7 +145,8 @@ class ArticlesView(QWidget):
     def current_filter(self) -> ArticleFilter:
         return ArticleFilter(profile=self.site.currentData(), category=self.category.currentData(),
                              since_days=self.date.currentData(), unread_only=self.unread.isChecked(),
-                             starred_only=self.starred.isChecked(), text=self.search.text().strip())
+                             starred_only=self.starred.isChecked(), text=self.search.text().strip(),
+                             hide_duplicates=self.one_per_story.isChecked())
 
     def apply_filter(self) -> None:
         self.model.set_filter(self.current_filter())
