@@ -123,3 +123,14 @@ def test_classify_article_and_train_from_db(model_file, sample, tmp_path, capsys
 
     with Store.open(data) as store:
         assert store.get_article(ids[0]).category == "The thao"
+
+
+def test_classify_prints_no_topic_with_the_reason(model_file, tmp_path, capsys):
+    english = tmp_path / "english.txt"
+    english.write_text("The council approved the new budget on Tuesday after a long debate about schools, "
+                       "roads and the cost of housing in the city centre, officials said.", encoding="utf-8")
+    short = tmp_path / "short.txt"
+    short.write_text("Bão số 3", encoding="utf-8")
+    assert main(["--data-dir", str(tmp_path), "classify", str(model_file), str(english), str(short)]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.strip().splitlines()]
+    assert lines == [[str(english), "-", "0.0000", "not Vietnamese"], [str(short), "-", "0.0000", "too short (2 words)"]]
