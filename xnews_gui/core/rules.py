@@ -82,12 +82,13 @@ class Rule:
         for key, value in (("start", start), ("end", end)):
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
                 raise RuleError(f"{where}.{key}: expected a string or a list of strings")
+        markers = kind == "markers"  # a markers rule has no selector, the others no start/end: not kept
         rule = cls(
             kind=kind,
-            selector=data.get("selector", ""),
+            selector="" if markers else data.get("selector", ""),
             take=data.get("take", "text"),
-            start=tuple(start),
-            end=tuple(end),
+            start=tuple(start) if markers else (),
+            end=tuple(end) if markers else (),
             post=data.get("post", ""),
             required=bool(data.get("required", False)),
         )
