@@ -87,6 +87,7 @@ def cluster(url: str, work: Path, project: Path, workers: int) -> dict:
         redis.terminate()
         redis.wait()
     pages = trips = 0
+    crawl_s = 0.0
     per_worker = []
     urls: list[str] = []
     for i, out in enumerate(outs):
@@ -94,9 +95,12 @@ def cluster(url: str, work: Path, project: Path, workers: int) -> dict:
         pages_i = _stat(text, "response_received_count") - _stat(text, "robotstxt/response_count")
         pages += pages_i
         trips += _stat(text, "xnews/redis_round_trips")
+        found = re.findall(r"'elapsed_time_seconds': ([0-9.]+)", text)
+        crawl_s = max(crawl_s, float(found[-1]) if found else 0.0)
         per_worker.append(pages_i)
         urls += [json.loads(line)["url"] for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return {"wall_s": wall, "cpu_s": cpu, "pages": pages, "trips": trips, "per_worker": per_worker, "urls": urls}
+    return {"wall_s": wall, "cpu_s": cpu, "pages": pages, "trips": trips, "per_worker": per_worker, "urls": urls,
+            "crawl_s": crawl_s}
 
 
 def _stat(log: str, name: str) -> int:
@@ -139,7 +143,7 @@ def main() -> int:
                     f"DIFFERENT ({len(set(r['urls']))} urls, {len(r['urls']) - len(set(r['urls']))} twice)"
                 print(f"{f'{n} worker(s)':<12}{r['wall_s']:>8.1f}{r['pages']:>7}{rate:>9.1f}{rate / rate0:>8.2f}"
                       f"{r['cpu_s']:>8.1f}{r['trips'] / max(1, r['pages']):>9.2f}  {same}; pages per worker "
-                      f"{r['per_worker']}")
+                      f"{r['per_worker']}; longest spider open->close {r['crawl_s']:.1f} s")
         finally:
             sim.terminate()
             sim.wait()

@@ -62,6 +62,10 @@ class XNewsSpider(scrapy.Spider):
         return spider
 
     async def start(self):
+        skipped = [mode for mode in getattr(self.profile, "discovery", ("links",)) if mode != "links"]
+        if skipped:  # sitemaps and feeds are read by the desktop crawl only, for now
+            self.logger.warning("profile %s: discovery by %s is not done by Scrapy workers; following its "
+                                "link rules from the start URLs", self.profile.name, " and ".join(skipped))
         for url in self.profile.start_urls:
             try:
                 yield self.follow(canonical(url), "list", 0, 1.0)
