@@ -99,3 +99,16 @@ def test_body_fallback_is_said_never_silent():
     assert art.fallbacks and art.fallbacks[0].startswith("body: fallback")
     plain = extract(TEMPLATE_A.format(title="Council approves the new bridge", body=BODY), "http://site.test/a", profile)
     assert plain.fallbacks == []
+
+
+def test_profiles_check_says_suspect_and_fallback():
+    from xnews_gui.core.selftest import check_page
+
+    profile = Profile.from_dict(CHAINED)
+    short = check_page(profile, TEMPLATE_A.format(title="Short", body=BODY), "http://site.test/s")
+    assert {c.field: c.status for c in short}["title"] == "suspect"
+    assert "fails verification" in next(c.detail for c in short if c.field == "title")
+    if maintext.available():
+        page = ("<html><body><h1 class='headline'>A title that is long enough</h1><main><div class='x'>"
+                + "".join(f"<p>{BODY} Paragraph {i}.</p>" for i in range(4)) + "</div></main></body></html>")
+        assert {c.field: c.status for c in check_page(profile, page, "http://site.test/f")}["body"] == "fallback"
