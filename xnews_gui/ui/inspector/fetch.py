@@ -1,27 +1,34 @@
-"""Raw HTML as the crawler sees it (requests, no JavaScript), cached per URL for the session."""
+"""Raw HTML as the crawler sees it (no JavaScript), cached per URL for the session.
+
+Fetched through the crawler's ``Fetcher`` with the user agent and limits of the user's crawl
+settings, so the inspector checks the very page a crawl would get.
+"""
 
 from __future__ import annotations
 
 import threading
 
-import requests
 from PySide6.QtCore import QThreadPool
 
 from ...core.encoding import decode_html
-
-USER_AGENT = "XNews/0.1 (wrapper builder preview)"
-MAX_BYTES = 5_000_000
+from ...crawl.fetcher import Fetcher, FetchLimits
+from ...services.pages import fetch_html
+from ..settings import Preferences
 
 
 class PageCache:
-    """Thread-safe URL -> HTML text cache; ``fetch`` is safe to call from workers."""
+    """Thread-safe URL -> HTML text cache; ``fetch`` is safe to call from workers and raises
+    ``services.pages.PageError`` (one line for the user) when a page can't be had as HTML."""
 
-    def __init__(self, timeout: float = 15.0):
-        self.timeout = timeout
+    def __init__(self, user_agent: str | None = None, limits: FetchLimits | None = None):
+        if user_agent is None or limits is None:
+            crawl = Preferences.load().crawl_options()
+            user_agent = user_agent or crawl.agent()
+            limits = limits or crawl.limits
+        self.user_agent = user_agent
         self._pages: dict[str, str] = {}
         self._lock = threading.Lock()
-        self._session = requests.Session()
-        self._session.headers["User-Agent"] = USER_AGENT
+        self._fetcher = Fetcher(user_agent, limits, pool_size=3)
         self._in_flight = 0
         self._closing = False
         self.closed = False
@@ -39,18 +46,14 @@ class PageCache:
                 raise RuntimeError("the inspector is closed")
             self._in_flight += 1
         try:
-            with self._session.get(url, timeout=self.timeout, stream=True) as resp:
-                resp.raise_for_status()
-                data = resp.raw.read(MAX_BYTES + 1, decode_content=True)
-                if len(data) > MAX_BYTES:
-                    raise ValueError(f"page larger than {MAX_BYTES // 1_000_000} MB")
-                text = decode_html(data, resp.headers.get("Content-Type"))[0]
+            result = fetch_html(self._fetcher, url)
+            text = decode_html(result.body, result.content_type)[0]
         finally:
             with self._lock:
                 self._in_flight -= 1
                 last = self._closing and self._in_flight == 0
             if last:
-                self._close_session()
+                self._close_fetcher()
         with self._lock:
             self._pages[url] = text
         return text
@@ -60,19 +63,20 @@ class PageCache:
             self._pages.clear()
 
     def close(self) -> None:
-        """Close the HTTP session now, or after the last fetch still running (never under it)."""
+        """Close the connections now, or after the last fetch still running (never under it,
+        never waiting for it)."""
         with self._lock:
             self._closing = True
             idle = self._in_flight == 0
         if idle:
-            self._close_session()
+            self._close_fetcher()
 
-    def _close_session(self) -> None:
+    def _close_fetcher(self) -> None:
         with self._lock:
             if self.closed:
                 return
             self.closed = True
-        self._session.close()
+        self._fetcher.close()
 
 
 _pool: QThreadPool | None = None
