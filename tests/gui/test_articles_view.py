@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -142,3 +143,93 @@ def test_an_article_without_topic_shows_a_dash_and_says_why(qtbot, window, make_
     window.grab().save(str(tmp_path / "no-topic.png"))
     # the topic filter offers these articles under "(no topic)"
     assert view.category.itemText(view.category.count() - 1) == "(no topic)"
+
+
+def test_hiding_a_topic_with_a_click_drops_its_articles_from_the_list_at_once(qtbot, window, make_articles):
+    from xnews_gui.ui.main_window import TABS
+
+    make_articles(3, category="The thao")
+    make_articles(2, category="Kinh doanh")
+    view = window.articles
+    with qtbot.waitSignal(view.model.loaded, timeout=5000):
+        view.model.reload()
+    assert view.model.total() == 5
+    bar = window.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(TABS.index("classifier")).center())
+    table = window.classifier.counts_table
+    qtbot.waitUntil(lambda: ("The thao", 3, False) in window.classifier.label_distribution(), timeout=10000)
+    row = [label for label, _n, _h in window.classifier.label_distribution()].index("The thao")
+
+    def click_hide():
+        rect = table.visualItemRect(table.item(row, 2))
+        QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         QPoint(rect.left() + 10, rect.center().y()))
+
+    with qtbot.waitSignal(view.model.loaded, timeout=10000):
+        click_hide()
+    assert view.model.total() == 2  # no filter touched: the list follows at once
+    assert {view.model.article_row(r)["category"] for r in range(2)} == {"Kinh doanh"}
+    with qtbot.waitSignal(view.model.loaded, timeout=10000):
+        click_hide()
+    assert view.model.total() == 5
+
+
+def click_menu(qtbot, window, menu_title: str, action_text: str) -> None:
+    """Open a menu of the menu bar and click one of its actions, with the mouse."""
+    bar = window.menuBar()
+    top = next(a for a in bar.actions() if a.text().replace("&", "") == menu_title)
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.actionGeometry(top).center())
+    menu = top.menu()
+    qtbot.waitUntil(menu.isVisible, timeout=3000)
+    action = next(a for a in menu.actions() if a.text().replace("&", "") == action_text)
+    qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+
+
+def test_the_export_dialog_opens_in_documents_or_home_not_the_current_folder(qtbot, window, view, tmp_path,
+                                                                           monkeypatch):
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLineEdit
+
+    from xnews_gui.ui.articles_view import EXPORT_FOLDER, export_folder
+
+    QSettings().remove(EXPORT_FOLDER)
+    elsewhere = tmp_path / "started-here"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    seen = {}
+
+    def look_and_cancel(tries=[0]):  # noqa: B006 - a counter across the retries
+        dialog = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()),
+                      None)
+        if dialog is None:
+            tries[0] += 1
+            if tries[0] < 100:
+                QTimer.singleShot(100, look_and_cancel)
+            return
+        seen["folder"] = Path(dialog.directory().absolutePath())
+        seen["file"] = dialog.findChild(QLineEdit, "fileNameEdit").text()
+        dialog.grab().save(str(tmp_path / "export-dialog.png"))
+        cancel = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel)
+        QTest.mouseClick(cancel, Qt.MouseButton.LeftButton)
+
+
+    QTimer.singleShot(100, look_and_cancel)
+    click_menu(qtbot, window, "File", "Export articles…")
+    qtbot.waitUntil(lambda: "folder" in seen, timeout=15000)
+    assert seen["folder"] != elsewhere and seen["folder"] == export_folder()
+    assert seen["folder"] in (Path.home(), Path(export_folder()))
+    assert seen["file"] == "xnews-export.epub"
+    qtbot.waitUntil(lambda: not any(isinstance(w, QFileDialog) and w.isVisible()
+                                    for w in QApplication.topLevelWidgets()), timeout=5000)
+
+
+def test_title_and_date_columns_are_wide_enough_at_the_default_size(qtbot, window, view):
+    from PySide6.QtGui import QFontMetrics
+
+    table = view.table
+    assert table.columnWidth(1) >= 280, table.columnWidth(1)
+    bold = table.font()
+    bold.setBold(True)
+    metrics = QFontMetrics(bold)
+    for column, text in ((3, "2026-11-28 14:55"), (4, "2026-11-28 14:55")):
+        assert metrics.horizontalAdvance(text) + 8 <= table.columnWidth(column), (column, table.columnWidth(column))

@@ -174,3 +174,25 @@ def test_counts_follow_the_store_on_show_and_when_articles_arrive(qtbot, store, 
         v.schedule_refresh([1])
     qtbot.waitUntil(lambda: ("The thao", 2, False) in v.label_distribution(), timeout=5000)
     assert v.label_distribution()[0] == ("Suc khoe", 4, False)
+
+
+def test_small_window_clips_no_score_row_and_shows_no_developer_path(qtbot, view, tmp_path):
+    from xnews_gui.paths import BUNDLED_MODEL
+
+    view.resize(900, 600)
+    qtbot.wait(50)
+    table = view.scores_table
+    for r in range(table.rowCount()):
+        rect = table.visualItemRect(table.item(r, 0))
+        assert table.viewport().rect().contains(rect), (table.item(r, 0).text(), rect, table.viewport().rect())
+        assert table.columnWidth(0) >= table.sizeHintForColumn(0) - 1
+    view.grab().save(str(tmp_path / "classifier-small.png"))
+
+    shipped = ClassifierView(BUNDLED_MODEL, tmp_path / "data", label_counts=[], hidden=set(),
+                             training_docs=lambda: [])
+    qtbot.addWidget(shipped)
+    shipped.show()
+    qtbot.waitUntil(lambda: shipped.card_fields["Model"].text() not in ("", "–"), timeout=10000)
+    assert shipped.path_label.text() == "the model shipped with XNews"
+    assert not shipped.card_form.isRowVisible(shipped.card_fields["Command"])
+    assert view.card_form.isRowVisible(view.card_fields["Command"])  # a model of one's own says how it was made

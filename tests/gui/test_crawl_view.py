@@ -111,3 +111,69 @@ def test_chart_paints(qtbot):
         chart.add(i * 0.7, i * 3)
     assert len(chart.samples) == 10
     assert not chart.grab().isNull()
+
+
+def tick(qtbot, view, name: str) -> None:
+    """Click the check box of a site in the list, as a person does."""
+    from PySide6.QtCore import QPoint, Qt
+
+    item = view.profile_list.findItems(name, Qt.MatchFlag.MatchExactly)[0]
+    rect = view.profile_list.visualItemRect(item)
+    before = item.checkState()
+    qtbot.mouseClick(view.profile_list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(rect.left() + 11, rect.center().y()))
+    assert item.checkState() != before
+
+
+def test_the_newest_crawl_card_is_on_top_in_view_and_a_recrawl_starts_clean(qtbot, store, demo_profile, tmp_path):
+    from PySide6.QtCore import Qt
+
+    names = [f"demo-{k}" for k in range(1, 5)]
+    for name in names:
+        store.save_profile(demo_profile.with_(name=name))
+    view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0, concurrency=2))
+    qtbot.addWidget(view)
+    view.resize(1100, 720)
+    view.show()
+    view.set_checked([])
+    view.max_pages.setValue(4)
+
+    def choose(*which):
+        for name in view.checked_profiles():
+            tick(qtbot, view, name)
+        for name in which:
+            tick(qtbot, view, name)
+
+    def crawl(*which):
+        choose(*which)
+        qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
+        for name in which:
+            if view.sessions[name].is_active():
+                with qtbot.waitSignal(view.sessions[name].finished, timeout=30000):
+                    pass
+
+    def in_view(card) -> bool:
+        viewport = view.cards_scroll.viewport()
+        top_left = card.mapTo(viewport, card.rect().topLeft())
+        return 0 <= top_left.y() and top_left.y() + card.height() <= viewport.height() + 1
+
+    for name in names:  # one after the other: each new card goes on top, in view
+        crawl(name)
+        assert view.cards_layout.indexOf(view.cards[name]) == 0
+        qtbot.waitUntil(lambda n=name: in_view(view.cards[n]), timeout=3000)
+    first = view.cards["demo-1"]
+    assert not first.detail.isHidden() and "pages" in first.detail.text()
+    view.cards_scroll.verticalScrollBar().setValue(view.cards_scroll.verticalScrollBar().maximum())
+
+    # a re-crawl of the oldest site: its card comes back on top, scrolled into view, reset
+    choose("demo-1")
+    old_started = first.started.text()
+    qtbot.wait(1100)  # the start time shown is to the second
+    qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
+    assert view.cards_layout.indexOf(first) == 0 and first.detail.isHidden()
+    assert first.started.text() != old_started
+    qtbot.waitUntil(lambda: in_view(first), timeout=3000)
+    assert len(view.cards) == 4
+    with qtbot.waitSignal(view.sessions["demo-1"].finished, timeout=30000):
+        pass
+    view.grab().save(str(tmp_path / "crawl-cards.png"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -30,7 +31,8 @@ from .reader import ReaderView
 from .settings import Preferences
 
 DATE_CHOICES = [("Any date", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30), ("Past year", 365)]
-COLUMN_WIDTHS = [64, 300, 165, 118, 84, 48]  # Category fits "Chính trị Xã hội (93%)"
+COLUMN_WIDTHS = [60, 300, 150, 0, 0, 48]  # Category fits "Chính trị Xã hội (93%)"; 0: a date, measured
+EXPORT_FOLDER = "export/folder"  # QSettings: where the last export went
 
 
 class ArticlesView(QWidget):
@@ -79,8 +81,11 @@ class ArticlesView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never measure 100k rows
+        bold = QFont(self.table.font())
+        bold.setBold(True)  # unread rows are bold
+        date_width = QFontMetrics(bold).horizontalAdvance("2026-11-28 14:55") + 14
         for col, width in enumerate(COLUMN_WIDTHS):
-            header.resizeSection(col, width)
+            header.resizeSection(col, width or date_width)
         header.setStretchLastSection(False)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSortIndicator(4, Qt.SortOrder.DescendingOrder)
@@ -91,7 +96,7 @@ class ArticlesView(QWidget):
         self.splitter.addWidget(self.reader)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([680, 600])
+        self.splitter.setSizes([840, 440])  # the Title column gets ~300 px at the default window size
 
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
@@ -239,10 +244,12 @@ class ArticlesView(QWidget):
             QMessageBox.information(self, "Export", "There are no articles to export with the current filter.")
             return
         filters = ";;".join(FORMATS.values())
-        path, chosen = QFileDialog.getSaveFileName(self, f"Export {len(ids):,} articles", "xnews-export.epub",
+        start = str(export_folder() / "xnews-export.epub")
+        path, chosen = QFileDialog.getSaveFileName(self, f"Export {len(ids):,} articles", start,
                                                    filters, FORMATS["epub"])
         if not path:
             return
+        QSettings().setValue(EXPORT_FOLDER, str(Path(path).parent))
         fmt = next((k for k, v in FORMATS.items() if v == chosen), "jsonl")
         self.export_to(ids, fmt, Path(path))
 
@@ -258,3 +265,13 @@ class ArticlesView(QWidget):
             on_result=lambda p: self.statusMessage.emit(f"Exported {len(ids):,} articles to {p}"),
             on_error=lambda msg: QMessageBox.warning(self, "Export failed", msg),
         )
+
+
+def export_folder() -> Path:
+    """Where the export dialog opens: the last export's folder, else Documents, else home (never
+    the folder the app happened to be started from)."""
+    last = QSettings().value(EXPORT_FOLDER, "")
+    if last and Path(str(last)).is_dir():
+        return Path(str(last))
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents and Path(documents).is_dir() else Path.home()

@@ -89,7 +89,10 @@ class ScoresTable(QTableWidget):
         self.setHorizontalHeaderLabels(SCORE_COLUMNS)
         self.verticalHeader().setVisible(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(SCORE_COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
 
     def show_scores(self, m: dict) -> None:
         """``m``: a model card's metrics (per_class, micro, macro)."""
@@ -105,6 +108,16 @@ class ScoresTable(QTableWidget):
             if avg:
                 self._row(r, name, avg["precision"], avg["recall"], avg["f1"], total, bold=True)
                 r += 1
+        self._fit()
+
+    def _fit(self) -> None:
+        """Never clip a row or the topic names: the table asks for the room its rows need."""
+        frame = 2 * self.frameWidth()
+        rows = sum(self.rowHeight(r) for r in range(self.rowCount()))
+        self.setMinimumHeight(self.horizontalHeader().sizeHint().height() + rows + frame)
+        others = sum(self.horizontalHeader().sectionSizeHint(c) for c in range(1, self.columnCount()))
+        others = max(others, sum(self.sizeHintForColumn(c) for c in range(1, self.columnCount())))
+        self.setMinimumWidth(max(self.sizeHintForColumn(0), 120) + others + frame + 4)
 
     def _row(self, r, label, p, rec, f1, support, bold=False) -> None:
         values = [label, f"{p:.3f}", f"{rec:.3f}", f"{f1:.3f}", str(support)]

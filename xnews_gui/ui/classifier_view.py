@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 from ..classify import ModelError
 from ..classify.retrain import Cancelled, retrain
 from ..core.topics import display_name
-from ..paths import own_model_path
+from ..paths import BUNDLED_MODEL, own_model_path
 from ..services.training import training_docs as training_docs_of
 from . import store_ops, workers
 from .classifier_tables import ConfusionHeatMap, ScoresTable, fill_counts, local_time, read_card
@@ -69,6 +69,7 @@ class ClassifierView(QWidget):
     modelChanged = Signal(Path)
     retrainFinished = Signal(object)
     hiddenChanged = Signal(str, bool)
+    hiddenSaved = Signal(str, bool)  # ... and now the store says so too (lists can re-read it)
 
     COUNT_COLUMNS = ("Topic", "Stored articles", "Not interested")
 
@@ -248,8 +249,11 @@ class ClassifierView(QWidget):
 
     def _show_card(self) -> None:
         card = self.card
-        self.path_label.setText(str(self.model_path))
+        shipped = self.model_path.resolve() == BUNDLED_MODEL.resolve()
+        self.path_label.setText("the model shipped with XNews" if shipped else str(self.model_path))
         f = self.card_fields
+        # the shipped model's card holds the command its makers ran, with their folders: not for users
+        self.card_form.setRowVisible(f["Command"], not shipped)
         if not card:
             for value in f.values():
                 value.setText("–")
@@ -311,6 +315,7 @@ class ClassifierView(QWidget):
 
     def _save_hidden(self, name: str, hidden: bool) -> None:
         store_ops.write(self.store.set_category_hidden, name, hidden, owner=self,
+                        on_done=lambda _r: self.hiddenSaved.emit(name, hidden),
                         on_error=lambda message: self.status.setText(
                             f"Could not save '{display_name(name)}': {message}"))
 

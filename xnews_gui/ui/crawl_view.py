@@ -7,6 +7,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Callable
 
+import shiboken6
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -127,7 +128,7 @@ class CrawlView(QWidget):
         self.empty_label.setStyleSheet("color: palette(placeholder-text); padding: 24px;")
         self.cards_layout.addWidget(self.empty_label)
         self.cards_layout.addStretch(1)
-        scroll = QScrollArea()
+        scroll = self.cards_scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.cards_host)
@@ -242,7 +243,8 @@ class CrawlView(QWidget):
             old.deleteLater()
         self.sessions[name] = session
         card = self._card(name)
-        card.set_stats({"pages": 0, "articles": 0, "queue": 0, "errors": 0}, rate=0.0)
+        card.new_run(datetime.now())
+        self._show_first(card)
         session.stateChanged.connect(lambda state, n=name: self._state_changed(n, state))
         session.statsChanged.connect(lambda stats, n=name: self._stats_changed(n, stats))
         session.articlesStored.connect(lambda items: self.articlesStored.emit([a["id"] for a in items]))
@@ -292,9 +294,16 @@ class CrawlView(QWidget):
             card.pauseToggled.connect(self._toggle_pause)
             card.stopClicked.connect(lambda n: self.sessions[n].stop() if n in self.sessions else None)
             self.cards[name] = card
-            self.cards_layout.insertWidget(self.cards_layout.count() - 1, card)
+            self.cards_layout.insertWidget(0, card)
             self.empty_label.hide()
         return card
+
+    def _show_first(self, card: SessionCard) -> None:
+        """The crawl just started goes on top of the cards, scrolled into view."""
+        if self.cards_layout.indexOf(card) != 0:
+            self.cards_layout.removeWidget(card)
+            self.cards_layout.insertWidget(0, card)
+        QTimer.singleShot(0, lambda: self.cards_scroll.ensureWidgetVisible(card) if shiboken6.isValid(card) else None)
 
     def _toggle_pause(self, name: str) -> None:
         s = self.sessions.get(name)

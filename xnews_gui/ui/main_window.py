@@ -46,6 +46,7 @@ class MainWindow(QMainWindow):
         # the Classifier tab's "Stored articles by topic" follows the store
         self.crawl.articlesStored.connect(self.classifier.schedule_refresh)
         self.crawl.sessionFinished.connect(lambda *_: self.classifier.refresh())
+        self.classifier.hiddenSaved.connect(lambda *_: self.articles.model.reload())  # hidden topics go at once
         self.articles.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.articles.model.loaded.connect(self._show_counts)
         self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))

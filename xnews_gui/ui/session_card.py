@@ -33,6 +33,8 @@ class SessionCard(QFrame):
         self.setStyleSheet("#sessionCard { border: 1px solid palette(mid); border-radius: 6px; }")
         self.title = QLabel(f"<b>{name}</b>")
         self.state = QLabel()
+        self.started = QLabel()
+        self.started.setStyleSheet("color: palette(placeholder-text);")
         self.next_run = QLabel()
         self.next_run.setStyleSheet("color: palette(placeholder-text);")
         self.pause_btn = QToolButton(toolTip="Pause or resume this crawl", autoRaise=True)
@@ -44,6 +46,7 @@ class SessionCard(QFrame):
         head = QHBoxLayout()
         head.addWidget(self.title)
         head.addWidget(self.state)
+        head.addWidget(self.started)
         head.addStretch(1)
         head.addWidget(self.next_run)
         head.addWidget(self.pause_btn)
@@ -79,6 +82,17 @@ class SessionCard(QFrame):
         box.addWidget(self.progress)
         box.addWidget(self.detail)
         self.set_state("idle")
+
+    def new_run(self, when: datetime) -> None:
+        """A new crawl of this site starts on this card: nothing of the last run stays on it."""
+        for key, value in self.values.items():
+            value.setText("–" if key == "rate" else "0")
+        self.detail.clear()
+        self.detail.hide()
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.started.setText(f"started {when:%H:%M:%S}")
+        self.set_state("starting")
 
     def set_state(self, state: str, max_pages: int = 0) -> None:
         text, color = STATE_TEXT.get(state, (state, "#6e6e73"))
