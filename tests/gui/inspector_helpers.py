@@ -59,6 +59,12 @@ def rect_of(qtbot, inspector, xpath: str) -> dict | None:
 def click(qtbot, inspector, css: str) -> None:
     """Click like a person: at the centre of the first element matching ``css``."""
     rect = rect_of(qtbot, inspector, css_to_xpath(css))
+    for _ in range(10):  # an image still loading can move the element: click where it has settled
+        qtbot.wait(30)
+        again = rect_of(qtbot, inspector, css_to_xpath(css))
+        if again == rect:
+            break
+        rect = again
     assert rect, f"{css} is not on the page"
     point = QPoint(int(rect["x"] + min(rect["width"] / 2, 40)), int(rect["y"] + rect["height"] / 2))
     QTest.mouseMove(inspector.view.focusProxy(), point)

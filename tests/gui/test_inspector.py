@@ -41,6 +41,8 @@ def test_build_the_demo_profile_by_clicking(qtbot, sites, demo_server, demo_prof
     assert js(qtbot, inspector, "highlight(" + json.dumps(css_to_xpath(links.selector)) + ")") == 8
     rows = inspector.preview.model.rows()
     assert 3 <= len(rows) <= 5
+    # the grid is a sample: the status says of how many links ("8 matches" in the rule panel)
+    assert f"{len(rows)} of the 8 article links the crawl follows" in inspector.preview.status.text()
     shot(sites, "1-article-links")
 
     # next page on a category page

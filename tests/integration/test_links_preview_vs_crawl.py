@@ -47,10 +47,11 @@ def test_preview_article_list_equals_what_the_crawl_fetches(tmp_path):
 
         cache = PageCache()
         try:
-            rows = build_preview(profile, list_url, cache.fetch, limit=100)
+            rows, found = build_preview(profile, list_url, cache.fetch, limit=100)
         finally:
             cache.close()
         previewed = [row.url for row in rows]
+        assert found == len(previewed)
         assert all(row.cells["title"].state == "ok" for row in rows)
         base = site.url
         assert previewed == [f"{base}/a/1.htm", f"{base}/a/2.htm", f"{base}/a/3.htm?a=1&b=2",

@@ -309,11 +309,6 @@ class PreviewRow:
     error: str = ""
 
 
-def article_links(profile: Profile, list_html: str, list_url: str, limit: int = 4) -> list[str]:
-    """The first article URLs the crawl of ``profile`` would queue from this list page."""
-    return page_links(profile, list_html, list_url)[0][:limit]
-
-
 def preview_row(profile: Profile, url: str, html: str) -> PreviewRow:
     article = extract(html, url, profile)
     cells = {}
@@ -328,11 +323,13 @@ def preview_row(profile: Profile, url: str, html: str) -> PreviewRow:
 
 
 def build_preview(profile: Profile, list_url: str, fetch: Callable[[str], str],
-                  aborted: Callable[[], bool] = lambda: False, limit: int = 4) -> list[PreviewRow]:
-    """Fetch the list page, then up to ``limit`` article pages, and extract each (runs in a worker)."""
+                  aborted: Callable[[], bool] = lambda: False, limit: int = 4) -> tuple[list[PreviewRow], int]:
+    """Fetch the list page, then up to ``limit`` of its article pages, and extract each (runs in a
+    worker). Returns the rows and how many article links the crawl would follow from the list page."""
     list_html = fetch(list_url)
+    links = page_links(profile, list_html, list_url)[0]
     rows = []
-    for url in article_links(profile, list_html, list_url, limit):
+    for url in links[:limit]:
         if aborted():
             break
         try:
@@ -341,4 +338,4 @@ def build_preview(profile: Profile, list_url: str, fetch: Callable[[str], str],
             rows.append(PreviewRow(url, {}, f"{type(exc).__name__}: {exc}"))
             continue
         rows.append(preview_row(profile, url, html))
-    return rows
+    return rows, len(links)

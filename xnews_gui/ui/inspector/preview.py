@@ -139,7 +139,7 @@ class PreviewPane(QWidget):
 
     @Slot(object)
     def _previewed(self, result) -> None:
-        profile, rows = result
+        profile, (rows, links) = result
         if profile != self._wanted:
             return  # the rules changed meanwhile; a newer preview is on its way
         self._worker = None
@@ -149,7 +149,13 @@ class PreviewPane(QWidget):
         if not rows:
             self.set_status("Preview: the article-link rule finds no article on the list page.")
         elif not fields:
-            self.set_status(f"Preview: {len(rows)} article pages found; now pick the Title, Body\u2026 on an article.")
+            self.set_status(f"Preview: {_of(rows, links)}; now pick the Title, Body\u2026 on an article.")
         else:
-            self.set_status(f"Preview: {ok} of {len(rows)} article pages fully extracted.")
+            self.set_status(f"Preview: {ok} of {len(rows)} article pages fully extracted ({_of(rows, links)}).")
         self.updated.emit()
+
+
+def _of(rows, links: int) -> str:
+    """Why the grid has fewer rows than the rule has matches: a sample, of the links the crawl follows."""
+    return (f"{len(rows)} of the {links} article links the crawl follows from the list page" if links > len(rows)
+            else f"{links} article link{'s' if links != 1 else ''} on the list page")
