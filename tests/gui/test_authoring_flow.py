@@ -176,3 +176,12 @@ def test_the_crawl_card_says_why_a_crawl_is_refused(qtbot, store, demo_server, d
     assert "Refused" in card.state.text()
     assert "is an article, not a list page" in card.detail.text() and "Sites tab" in card.detail.text()
     shot(view, "flow-5-refused-card")
+
+
+def test_new_profile_on_the_start_page_asks_for_the_site(qtbot, sites):
+    qtbot.waitUntil(sites.inspector.browser.on_start_page, timeout=LOAD_MS)
+    sites.name_edit.setText("old-name")
+    click(sites.new_button)
+    assert "Type the address of the site's home page" in sites.message.text()
+    assert sites.inspector.profile() is None  # nothing made up: no profile without a site
+    assert sites.name_edit.text() == "old-name"
