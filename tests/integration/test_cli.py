@@ -290,6 +290,19 @@ def test_crawl_that_fetches_nothing_fails(cli, tmp_path):
     assert code == 1 and "nothing could be fetched" in err
 
 
+def test_crawl_of_a_profile_starting_at_an_article_is_refused(cli, demo_server, tmp_path):
+    profile = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    article = demo_server.url + "thoi-su/quoc-hoi-yeu-cau-day-nhanh-tien-do-giai-phong-mat-bang-tai-nha-trang-1001.htm"
+    profile.update(name="wrong-start", start_urls=[article])
+    profile["links"].pop("lists")
+    profile.pop("self_test")
+    path = tmp_path / "wrong-start.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    assert cli("profiles", "import", str(path))[0] == 0
+    code, out, err = cli("crawl", "--profile", "wrong-start", "--quiet", "--no-images")
+    assert code == 1 and "crawl refused" in out + err and "is an article, not a list page" in err
+
+
 def test_imported_profile_finds_its_sample_beside_its_file(cli, tmp_path):
     folder = tmp_path / "mine"
     (folder / "samples").mkdir(parents=True)

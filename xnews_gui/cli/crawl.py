@@ -105,6 +105,9 @@ def cmd_crawl(args) -> int:
     _print_summary(summary)
     if interrupted:
         return 130
+    if summary.get("status") == "refused" and summary.get("refused_reason"):
+        print(f"error: crawl refused: {summary['refused_reason']}", file=sys.stderr)
+        return 1
     if not summary.get("pages"):
         print("error: nothing could be fetched from the start URLs (see the errors above); "
               "check the address, the network and robots.txt", file=sys.stderr)
