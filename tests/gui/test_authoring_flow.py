@@ -185,3 +185,11 @@ def test_new_profile_on_the_start_page_asks_for_the_site(qtbot, sites):
     assert "Type the address of the site's home page" in sites.message.text()
     assert sites.inspector.profile() is None  # nothing made up: no profile without a site
     assert sites.name_edit.text() == "old-name"
+
+
+def test_a_small_window_squeezes_the_rules_not_the_page(qtbot, sites, demo_server):
+    sites.resize(760, 640)
+    load(qtbot, sites, demo_server.url)
+    qtbot.wait(100)
+    assert sites.inspector.view.width() >= 420 and sites.width() <= 900  # the page keeps room, the tab stays small
+    shot(sites, "flow-6-small-window")

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
 
 from tests.gui.inspector_helpers import LOAD_MS, rect_of
@@ -65,6 +65,7 @@ def window(qtbot, store, monkeypatch):
     from xnews_gui.ui.main_window import MainWindow
 
     monkeypatch.setattr(demo_launcher, "DEMO_PORT", 0)
+    QSettings().clear()  # a newcomer: no window size or layout saved by an earlier run
     win = MainWindow(store)  # a fresh data folder: no profile, no article
     qtbot.addWidget(win)
     win.show()

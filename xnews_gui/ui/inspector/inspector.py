@@ -119,6 +119,8 @@ class Inspector(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([620, 380])  # the page needs room to render its desktop layout
+        self.browser.setMinimumWidth(420)  # a small window squeezes the rule list, never the page to a sliver
+        self.splitter.setCollapsible(0, False)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -101,6 +101,7 @@ class PreviewPane(QWidget):
         self.view.horizontalHeader().setMinimumSectionSize(60)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.status = QLabel(HINT, self)
+        self.status.setWordWrap(True)  # a long status must not widen the window
         self.status.setStyleSheet("color: palette(mid); padding: 2px 4px;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
