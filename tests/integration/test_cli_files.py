@@ -107,3 +107,23 @@ def test_read_file_and_file_inside(tmp_path, fifo):
     (tmp_path / "out").symlink_to("/etc")
     with pytest.raises(FileRefused, match="leads outside"):
         file_inside(tmp_path, "out/passwd")
+
+
+def test_classify_refuses_a_device_and_a_huge_number_is_one_line(tmp_path):
+    """`classify MODEL /dev/zero` is refused without reading it; an id past SQLite's range is one error line."""
+    import subprocess
+    import sys
+
+    from ..conftest import REPO
+
+    def run(*args):
+        return subprocess.run([sys.executable, str(REPO / "main.py"), "--data-dir", str(tmp_path / "home"), *args],
+                              capture_output=True, text=True, timeout=120)
+
+    model = REPO / "resources" / "model" / "topic.npz"
+    out = run("classify", str(model), "/dev/zero")
+    assert out.returncode == 1, out.stderr
+    assert "not a regular file" in out.stderr
+    out = run("articles", "show", "99999999999999999999")
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith("error:") and "Traceback" not in out.stderr

@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 from platformdirs import user_cache_dir
 
 from ..core.encoding import decode_html
+from ..core.files import MAX_PAGE_BYTES, read_file
 
 TRAIN_NAMES = ("Train_Full", "train", "Train")
 TEST_NAMES = ("Test_Full", "test", "Test")
@@ -44,8 +45,11 @@ def default_cache_dir() -> Path:
 
 
 def read_text(path: Path) -> str:
-    """A text file in any common encoding (VNTC is UTF-16 with BOM), NFC, without the BOM."""
-    text, _ = decode_html(path.read_bytes())
+    """A text file in any common encoding (VNTC is UTF-16 with BOM), NFC, without the BOM.
+
+    Only a regular file of at most 5 MB is read (``FileRefused`` otherwise): a device or a FIFO
+    named by mistake must not eat the memory or hang."""
+    text, _ = decode_html(read_file(path, MAX_PAGE_BYTES, "text"))
     return text.replace("\r\n", "\n").lstrip("\ufeff")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..classify import ModelError, TopicClassifier, TrainConfig, corpus
 from ..classify.training import evaluate, train
+from ..core.files import FileRefused
 from ..paths import own_model_path
 from ..services.training import article_text, training_docs
 
@@ -209,6 +210,9 @@ def cmd_classify(args) -> int:
                 chunk.append(path)
             except OSError as exc:
                 print(f"error: {path}: {exc.strerror or exc}", file=sys.stderr)
+                status = 1
+            except FileRefused as exc:
+                print(f"error: {exc}", file=sys.stderr)
                 status = 1
         for path, prediction in zip(chunk, model.predict_many(texts)):
             print(f"{path}\t{_shown(prediction)}")

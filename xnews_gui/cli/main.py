@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         args.data_dir = data_dir(args.data_dir)
         if args.command is None:
             ensure_writable(args.data_dir)
-            from ..ui.app import run  # the one place the command line reaches the GUI
+            from ..ui.app import run  # the app itself (crawl --render-pages also starts a Qt render pool)
 
             return run(args.data_dir)
         if getattr(args, "needs_db", False):
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (CliError, DataDirError, ProfileError, RuleError, OSError, ValueError) as exc:
+    except (CliError, DataDirError, ProfileError, RuleError, OSError, ValueError, OverflowError) as exc:
         print(f"error: {_describe(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
