@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from .crawl_helpers import Site, article_page, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
@@ -35,6 +37,23 @@ def gaps(times: list[float]) -> list[float]:
     return [b - a for a, b in zip(times, times[1:])]
 
 
+def too_close(times: list[float], delay: float, tolerance: float) -> list[float]:
+    """Gaps between requests, as the server saw them, shorter than ``delay - tolerance``.
+
+    The test server stamps a request when its thread gets to it: a server thread held up (the
+    GIL, a busy machine) stamps that request late, which shortens the next gap without the
+    crawler having sent the next request too early. A short gap right after a gap of more
+    than twice the delay is that artefact, not impoliteness; any other short gap counts.
+    """
+    out = []
+    spans = gaps(times)
+    for i, gap in enumerate(spans):
+        held_up = i > 0 and spans[i - 1] > 2 * delay
+        if gap < delay - tolerance and not held_up:
+            out.append(gap)
+    return out
+
+
 def test_robots_disallow_and_crawl_delay(tmp_path):
     with site_with("User-agent: *\nDisallow: /private/\nCrawl-delay: 0.3\n") as site:
         sink = MemorySink()
@@ -44,7 +63,7 @@ def test_robots_disallow_and_crawl_delay(tmp_path):
         assert summary["articles"] == 4
         pages = site.times(lambda p: p != "/robots.txt")
         assert len(pages) == 5
-        assert min(gaps(pages)) >= 0.3 - 0.01
+        assert not too_close(pages, 0.3, 0.01), gaps(pages)
 
 
 def test_robots_for_our_agent(tmp_path):
@@ -67,7 +86,7 @@ def test_per_host_delay(tmp_path):
         Crawler(profile, MemorySink(), state_dir=tmp_path).run()
         times = site.times()
         assert len(times) == 7  # robots, home, 5 articles
-        assert min(gaps(times)) >= 0.15 - 0.025  # server-side clock: connection set-up jitter
+        assert not too_close(times, 0.15, 0.025), gaps(times)  # server-side clock: connection set-up jitter
 
 
 def test_connections_per_host_are_bounded(tmp_path):
@@ -86,3 +105,9 @@ def test_honest_user_agent_with_contact(tmp_path):
         assert len(agents) == 1
         agent = agents.pop()
         assert agent.startswith("XNews/") and "mailto:me@example.org" in agent
+
+
+def test_too_close_counts_short_gaps_but_not_a_held_up_server_stamp():
+    assert too_close([0.0, 0.3, 0.6, 0.9], 0.3, 0.01) == []
+    assert too_close([0.0, 0.3, 0.35, 0.65], 0.3, 0.01) == [pytest.approx(0.05)]  # a real early request
+    assert too_close([0.0, 0.3, 2.0, 2.04, 2.33], 0.3, 0.01) == []  # the 2.0 stamp was late
