@@ -131,6 +131,8 @@ def test_save_refuses_without_title_and_body_and_asks_before_replacing(qtbot, si
     with qtbot.waitSignal(sites.profileSaved, timeout=5000):
         answer(qtbot, sites, "Replace")
     assert sites.store.load_profile("mysite").articles == inspector.profile().articles
+    current = sites.profiles.currentItem()
+    assert current is not None and current.text() == "mysite"  # the sidebar highlights what was saved
 
 
 def test_the_metadata_bar_moves_nothing_under_the_mouse(qtbot, sites, demo_server):

@@ -104,8 +104,9 @@ class SitesView(QWidget):
         self.refresh()  # shows the start page too
 
     # --- public API ----------------------------------------------------------------
-    def refresh(self) -> None:
-        current = self.profiles.currentItem().text() if self.profiles.currentItem() else ""
+    def refresh(self, select: str = "") -> None:
+        """Reload the profile list; keep the highlighted profile, or highlight ``select``."""
+        current = select or (self.profiles.currentItem().text() if self.profiles.currentItem() else "")
         self._refreshing = True
         try:
             self.profiles.clear()
@@ -220,7 +221,7 @@ class SitesView(QWidget):
         if profile is None:
             return False
         def saved(_) -> None:
-            self.refresh()
+            self.refresh(select=profile.name)  # the sidebar shows the profile just saved
             self._message(f"Saved profile {profile.name!r}.")
             self.profileSaved.emit(profile.name)
 
