@@ -64,3 +64,16 @@ def demo_profile(demo_server):
 
     profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
     return profile.with_(start_urls=(demo_server.url,))
+
+
+@pytest.fixture
+def cli(data_dir, capsys):
+    """cli(*argv) -> (exit code, stdout, stderr) of the command line, run in-process on ``data_dir``."""
+    from xnews_gui.cli import main
+
+    def run(*argv):
+        code = main(["--data-dir", str(data_dir), *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -14,15 +14,6 @@ from xnews_gui.store import Store
 from ..conftest import PROFILES, REPO
 
 
-@pytest.fixture
-def cli(data_dir, capsys):
-    def run(*argv):
-        code = main(["--data-dir", str(data_dir), *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    yield run
-
 
 def test_help_lists_the_subcommands():
     out = subprocess.run([sys.executable, str(REPO / "main.py"), "--help"], capture_output=True, text=True,

@@ -5,9 +5,7 @@ from __future__ import annotations
 import ast
 import zipfile
 
-import pytest
 
-from xnews_gui.cli import main
 from xnews_gui.scale.wheel import build_wheel
 
 from ..conftest import PROFILES
@@ -45,15 +43,6 @@ def test_the_wheel_holds_the_qt_free_code_only(tmp_path):
                 assert f"{target}.py" in modules or f"{target}/__init__.py" in modules or \
                     imported.rsplit(".", 1)[0].replace(".", "/") + ".py" in modules, f"{name} imports {imported}"
 
-
-@pytest.fixture
-def cli(data_dir, capsys):
-    def run(*argv):
-        code = main(["--data-dir", str(data_dir), *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 def test_scrapy_project_export_writes_a_standalone_project(cli, tmp_path):

@@ -4,19 +4,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from xnews_gui.cli import main
 
 
-@pytest.fixture
-def cli(data_dir, capsys):
-    def run(*argv):
-        code = main(["--data-dir", str(data_dir), *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 def item(n: int, **changes) -> dict:

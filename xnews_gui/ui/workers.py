@@ -72,30 +72,28 @@ def query_pool() -> QThreadPool:
     return QThreadPool.globalInstance()
 
 
-_crawl_pool: QThreadPool | None = None
+_pools: dict[str, QThreadPool] = {}
+
+
+def dedicated_pool(name: str, threads: int, expiry_ms: int = 2000) -> QThreadPool:
+    """A process-wide pool of its own, made on first use. Not a child of any widget: a pool's
+    destructor waits for its threads, and closing a window must not wait for a slow job."""
+    pool = _pools.get(name)
+    if pool is None:
+        pool = _pools[name] = QThreadPool()
+        pool.setMaxThreadCount(threads)
+        pool.setExpiryTimeout(expiry_ms)
+    return pool
 
 
 def crawl_pool() -> QThreadPool:
     """Long-running crawls: kept apart so they never starve the query jobs."""
-    global _crawl_pool
-    if _crawl_pool is None:
-        _crawl_pool = QThreadPool()
-        _crawl_pool.setMaxThreadCount(8)
-        _crawl_pool.setExpiryTimeout(2000)
-    return _crawl_pool
-
-
-_write_pool: QThreadPool | None = None
+    return dedicated_pool("crawl", 8)
 
 
 def write_pool() -> QThreadPool:
     """Store writes from the GUI (store_ops): one thread, so they land in the order they were made."""
-    global _write_pool
-    if _write_pool is None:
-        _write_pool = QThreadPool()
-        _write_pool.setMaxThreadCount(1)
-        _write_pool.setExpiryTimeout(2000)
-    return _write_pool
+    return dedicated_pool("write", 1)
 
 
 def start(worker: Worker, pool: QThreadPool | None = None) -> Worker:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QThreadPool
 from ...core.encoding import decode_html
 from ...crawl.fetcher import Fetcher, FetchLimits
 from ...services.pages import fetch_html
+from .. import workers
 from ..settings import Preferences
 
 
@@ -79,15 +80,6 @@ class PageCache:
         self._fetcher.close()
 
 
-_pool: QThreadPool | None = None
-
-
 def inspector_pool() -> QThreadPool:
-    """The inspector's workers. Not a child of the widget: a pool's destructor waits for its
-    threads, and closing the inspector must not wait for a slow page."""
-    global _pool
-    if _pool is None:
-        _pool = QThreadPool()
-        _pool.setMaxThreadCount(3)
-        _pool.setExpiryTimeout(5000)
-    return _pool
+    """The inspector's workers (closing the inspector must not wait for a slow page)."""
+    return workers.dedicated_pool("inspector", 3, expiry_ms=5000)
