@@ -25,7 +25,7 @@ def seed_bundled_profiles(store, folder: Path = BUNDLED_PROFILES) -> list[str]:
     added = []
     for _, profile in bundled_profiles(folder):
         if profile.name not in have:
-            store.save_profile(profile)
+            store.save_profile(profile, reason="bundled with XNews")
             added.append(profile.name)
     return added
 

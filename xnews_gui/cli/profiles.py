@@ -1,4 +1,4 @@
-"""`profiles list|show|import|export|check|delete`, `import-conf`, `export-conf`."""
+"""`profiles list|show|import|export|check|history|revert|delete`, `import-conf`, `export-conf`."""
 
 from __future__ import annotations
 
@@ -29,6 +29,14 @@ def register(sub) -> None:
     x = psub.add_parser("check", help="run a profile's self-test and report each field")
     x.add_argument("name")
     x.set_defaults(func=cmd_profiles_check, needs_db=True)
+    x = psub.add_parser("history", help="list a profile's saved versions, or what changed since one of them")
+    x.add_argument("name")
+    x.add_argument("version", nargs="?", type=int, help="a version number: show how it differs from the current profile")
+    x.set_defaults(func=cmd_profiles_history, needs_db=True)
+    x = psub.add_parser("revert", help="make an earlier version the current profile (recorded as a new version)")
+    x.add_argument("name")
+    x.add_argument("version", type=int)
+    x.set_defaults(func=cmd_profiles_revert, needs_db=True)
     x = psub.add_parser("delete", help="delete a stored profile")
     x.add_argument("name")
     x.set_defaults(func=cmd_profiles_delete, needs_db=True)
@@ -65,8 +73,8 @@ def cmd_profiles_import(args) -> int:
         if not sample.is_file():
             raise CliError(f"profile {profile.name!r}: self_test file {test.file!r} not found beside {path}")
         profile = profile.with_(self_test=replace(test, file=str(sample)))
-    args.store.save_profile(profile)
-    print(f"imported profile {profile.name!r}")
+    number = args.store.save_profile(profile, reason=f"imported from file {path.name}")
+    print(f"imported profile {profile.name!r} (version {number})")
     return 0
 
 
@@ -114,6 +122,49 @@ def cmd_profiles_check(args) -> int:
     return 1 if failed else 0
 
 
+def _when(version) -> str:
+    at = version.at
+    return at.strftime("%Y-%m-%d %H:%M:%S") if hasattr(at, "strftime") else str(at)[:19]
+
+
+def cmd_profiles_history(args) -> int:
+    from ..core.profile_diff import diff_profiles
+
+    store = args.store
+    profile_argument(args.name, store)  # a clear error for an unknown name
+    versions = store.profile_history(args.name)
+    if args.version is None:
+        print(f"{'version':>7}  {'saved (UTC)':<19}  reason")
+        for i, v in enumerate(versions):
+            print(f"{v.number:>7}  {_when(v):<19}  {v.reason}{'  (current)' if i == 0 else ''}")
+        return 0
+    version = store.profile_version(args.name, args.version)
+    if version is None:
+        kept = ", ".join(str(v.number) for v in reversed(versions)) or "none"
+        raise CliError(f"profile {args.name!r} has no version {args.version} (kept: {kept})")
+    current = store.load_profile(args.name)
+    old = Profile.from_json(version.json)
+    changes = diff_profiles(old, current)
+    print(f"version {version.number} ({_when(version)}, {version.reason}) -> current:")
+    for change in changes:
+        print(f"  {change}")
+    if not changes:
+        print("  no difference")
+    return 0
+
+
+def cmd_profiles_revert(args) -> int:
+    from ..store import StoreError
+
+    profile_argument(args.name, args.store)
+    try:
+        _, number = args.store.revert_profile(args.name, args.version)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    print(f"profile {args.name!r} is version {args.version} again (saved as version {number})")
+    return 0
+
+
 def cmd_import_conf(args) -> int:
     from ..core.xnews_conf import ConfError, parse_conf
 
@@ -128,7 +179,7 @@ def cmd_import_conf(args) -> int:
     except ConfError as exc:
         raise CliError(f"{path}: {exc}") from None
     for p in profiles:
-        args.store.save_profile(p)
+        args.store.save_profile(p, reason=f"imported from xnews.conf {path.name}")
         print(f"imported {p.name!r} from {p.start_urls[0]}")
     return 0
 

@@ -94,7 +94,21 @@ def _v4(db: SqliteDatabase) -> None:
     db.execute_sql("CREATE INDEX IF NOT EXISTS article_dup_group ON article (dup_group)")
 
 
-MIGRATIONS = [_v1, _v2, _v3, _v4]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _v5(db: SqliteDatabase) -> None:
+    """Profiles keep their versions (store/versions.py); each stored profile starts with its current state."""
+    db.execute_sql(
+        "CREATE TABLE IF NOT EXISTS profile_version (id INTEGER NOT NULL PRIMARY KEY, profile VARCHAR(255) NOT NULL, "
+        "number INTEGER NOT NULL, at DATETIME NOT NULL, reason TEXT NOT NULL, json TEXT NOT NULL)"
+    )
+    db.execute_sql("CREATE UNIQUE INDEX IF NOT EXISTS profile_version_profile_number ON profile_version (profile, number)")
+    db.execute_sql(
+        "INSERT INTO profile_version (profile, number, at, reason, json) "
+        "SELECT name, 1, updated, 'as it was before versions were kept', json FROM profile_record "
+        "WHERE name NOT IN (SELECT profile FROM profile_version)"
+    )
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

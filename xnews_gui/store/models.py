@@ -32,6 +32,19 @@ class ProfileRecord(BaseModel):
     updated = DateTimeField(default=utcnow)
 
 
+class ProfileVersion(BaseModel):
+    """One saved state of a profile (store/versions.py): its JSON, when and why it was saved."""
+
+    profile = CharField()
+    number = IntegerField()  # 1, 2, 3... per profile; never reused, also after old versions are pruned
+    at = DateTimeField(default=utcnow)
+    reason = TextField(default="")  # "saved in inspector", "repair accepted: body", "imported from file", ...
+    json = TextField()
+
+    class Meta:
+        indexes = ((("profile", "number"), True),)
+
+
 class Category(BaseModel):
     name = CharField(unique=True)
     hidden = BooleanField(default=False)  # the user is not interested in it
@@ -101,4 +114,4 @@ class ImageCache(BaseModel):
     error = TextField(default="")
 
 
-ALL_MODELS = [ProfileRecord, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache]
+ALL_MODELS = [ProfileRecord, ProfileVersion, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache]

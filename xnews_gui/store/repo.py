@@ -76,31 +76,18 @@ def _run_process_alive(pid: int | None, started) -> bool:
 
 
 class Records:
-    """Profiles, articles, categories, pages, runs and the image index. Mixed into ``Store``."""
+    """Profiles (read side; saves are in versions.py), articles, categories, pages, runs and the image
+    index. Mixed into ``Store``."""
 
     db: SqliteDatabase
 
     # --- profiles ---------------------------------------------------------------
-    def save_profile(self, profile: Profile) -> None:
-        with self.write_lock, self.db.atomic():
-            rec = ProfileRecord.get_or_none(ProfileRecord.name == profile.name)
-            if rec is None:
-                ProfileRecord.create(name=profile.name, json=profile.to_json())
-            else:
-                rec.json = profile.to_json()
-                rec.updated = utcnow()
-                rec.save()
-
     def load_profile(self, name: str) -> Profile | None:
         rec = ProfileRecord.get_or_none(ProfileRecord.name == name)
         return Profile.from_json(rec.json) if rec else None
 
     def profile_names(self) -> list[str]:
         return [r.name for r in ProfileRecord.select(ProfileRecord.name).order_by(ProfileRecord.name)]
-
-    def delete_profile(self, name: str) -> bool:
-        with self.write_lock:
-            return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
 
     # --- articles ---------------------------------------------------------------
     def store_article(self, article: ExtractedArticle, profile: str, category: str | None = None,

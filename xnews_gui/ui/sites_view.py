@@ -225,7 +225,7 @@ class SitesView(QWidget):
             self._message(f"Saved profile {profile.name!r}.")
             self.profileSaved.emit(profile.name)
 
-        store_ops.write(self.store.save_profile, profile, owner=self, on_done=saved,
+        store_ops.write(self.store.save_profile, profile, reason="saved in inspector", owner=self, on_done=saved,
                         on_error=lambda message: self._message(f"Could not save {profile.name!r}: {message}",
                                                                error=True))
         return True

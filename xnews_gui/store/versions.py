@@ -1,0 +1,80 @@
+"""Profiles keep their versions: every save records one (when, why, the JSON); revert is a save too.
+
+    number = store.save_profile(profile, reason="repair accepted: body")
+    store.profile_history("demo")            # [ProfileVersion], newest first
+    store.revert_profile("demo", 3)          # the profile as version 3 had it, saved as a new version
+
+Only the last ``KEEP_VERSIONS`` versions of a profile are kept; numbers are never reused.
+A save whose JSON equals the newest version's records nothing new.
+"""
+
+from __future__ import annotations
+
+from peewee import SqliteDatabase, fn
+
+from ..core.profile import Profile
+from .db import StoreError
+from .models import ProfileRecord, ProfileVersion, utcnow
+
+KEEP_VERSIONS = 50
+MAX_REASON = 200
+
+
+class Versions:
+    """Profile saves with history. Mixed into ``Store``."""
+
+    db: SqliteDatabase
+
+    def save_profile(self, profile: Profile, reason: str = "saved") -> int:
+        """Store the profile (replacing one of the same name) and record a version; its number."""
+        text = profile.to_json()
+        reason = " ".join(str(reason).split())[:MAX_REASON] or "saved"
+        with self.write_lock, self.db.atomic():
+            rec = ProfileRecord.get_or_none(ProfileRecord.name == profile.name)
+            if rec is None:
+                ProfileRecord.create(name=profile.name, json=text)
+            elif rec.json != text:
+                rec.json = text
+                rec.updated = utcnow()
+                rec.save()
+            return self._record_version(profile.name, text, reason)
+
+    def _record_version(self, name: str, text: str, reason: str) -> int:
+        newest = (ProfileVersion.select().where(ProfileVersion.profile == name)
+                  .order_by(ProfileVersion.number.desc()).first())
+        if newest is not None and newest.json == text:
+            return newest.number
+        number = (newest.number + 1) if newest is not None else 1
+        ProfileVersion.create(profile=name, number=number, reason=reason, json=text)
+        ProfileVersion.delete().where(
+            (ProfileVersion.profile == name) & (ProfileVersion.number <= number - KEEP_VERSIONS)
+        ).execute()
+        return number
+
+    def profile_history(self, name: str) -> list[ProfileVersion]:
+        """The kept versions of a profile, newest first (empty for an unknown name)."""
+        return list(ProfileVersion.select().where(ProfileVersion.profile == name)
+                    .order_by(ProfileVersion.number.desc()))
+
+    def profile_version(self, name: str, number: int) -> ProfileVersion | None:
+        return ProfileVersion.get_or_none((ProfileVersion.profile == name) & (ProfileVersion.number == number))
+
+    def latest_version_number(self, name: str) -> int | None:
+        return ProfileVersion.select(fn.MAX(ProfileVersion.number)).where(ProfileVersion.profile == name).scalar()
+
+    def revert_profile(self, name: str, number: int) -> tuple[Profile, int]:
+        """Make version ``number`` the current profile again (recorded as a new version): (profile, new number)."""
+        version = self.profile_version(name, number)
+        if version is None:
+            kept = [v.number for v in self.profile_history(name)]
+            where = f"kept: {min(kept)}-{max(kept)}" if kept else "it has no versions"
+            raise StoreError(f"profile {name!r} has no version {number} ({where})")
+        profile = Profile.from_json(version.json)  # ProfileError if a newer XNews wrote it
+        when = version.at.strftime("%Y-%m-%d %H:%M") if hasattr(version.at, "strftime") else str(version.at)[:16]
+        return profile, self.save_profile(profile, reason=f"reverted to version {number} (of {when})")
+
+    def delete_profile(self, name: str) -> bool:
+        """Delete a profile and its versions."""
+        with self.write_lock, self.db.atomic():
+            ProfileVersion.delete().where(ProfileVersion.profile == name).execute()
+            return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
