@@ -117,3 +117,17 @@ def test_cli_import_history_diff_and_revert(cli, tmp_path):
     assert code != 0 and "no version 7" in err and "Traceback" not in err
     code, _, err = cli("profiles", "history", "nosuch")
     assert code != 0 and "no profile named 'nosuch'" in err
+
+
+def test_profiles_check_names_the_last_crawls_degraded_fields(cli, data_dir):
+    assert cli("profiles", "list")[0] == 0  # seeds the bundled profiles
+    store = Store.open(data_dir)
+    try:
+        run = store.start_run("demo")
+        store.finish_run(run, "finished", {"pages": 40, "degraded_fields": {"body": ["http://127.0.0.1:8765/a-3.htm"]},
+                                           "degraded_counts": {"body": [7, 30]}})
+    finally:
+        store.close()
+    code, out, _ = cli("profiles", "check", "demo")
+    assert "body degraded on 7 of the last 30 pages, e.g. http://127.0.0.1:8765/a-3.htm" in out.splitlines()[0]
+    assert "fields ok" in out  # the self-test still runs

@@ -101,6 +101,7 @@ def cmd_profiles_check(args) -> int:
     from .extract import fetch
 
     profile = profile_argument(args.name, args.store)
+    _print_last_crawl(args.store, profile.name)
     if not profile.self_test:
         raise CliError(f"profile {profile.name!r} has no self_test (a sample file or URL with expected fields)")
     if profile.self_test.file:
@@ -123,7 +124,7 @@ def cmd_profiles_check(args) -> int:
 
 
 def _when(version) -> str:
-    at = version.at
+    at = getattr(version, "at", None) or getattr(version, "started", None)
     return at.strftime("%Y-%m-%d %H:%M:%S") if hasattr(at, "strftime") else str(at)[:19]
 
 
@@ -163,6 +164,22 @@ def cmd_profiles_revert(args) -> int:
         raise CliError(str(exc)) from None
     print(f"profile {args.name!r} is version {args.version} again (saved as version {number})")
     return 0
+
+
+def _print_last_crawl(store, name: str) -> None:
+    """The degraded fields of the profile's last crawl (core/verify.py), with a few failing pages."""
+    import json
+
+    run = store.last_runs().get(name)
+    try:
+        summary = json.loads(run.stats_json) if run is not None else {}
+    except ValueError:
+        return
+    counts = summary.get("degraded_counts") or {}
+    for field, urls in (summary.get("degraded_fields") or {}).items():
+        failed, checked = (counts.get(field) or [len(urls), 0])[:2]
+        of = f" of the last {checked}" if checked else ""
+        print(f"last crawl ({_when(run)[:16]}): {field} degraded on {failed}{of} pages, e.g. {', '.join(urls[:3])}")
 
 
 def cmd_import_conf(args) -> int:

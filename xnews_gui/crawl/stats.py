@@ -52,6 +52,7 @@ class CrawlStats:
             errors = dict(self.errors_by_kind)
             filled = dict(self.filled)
             degraded = self.verifier.degraded()
+            checked = {f: len(h.recent) for f, h in self.verifier.fields.items() if f in degraded}
         elapsed = max(1e-9, time.monotonic() - self.started)
         pages = c.get("pages", 0)
         extracted = c.get("extracted", 0)
@@ -82,6 +83,7 @@ class CrawlStats:
             "fill_rate": {f: (round(v, 4) if v is not None else None) for f, v in fill.items()},
             "fallbacks": c.get("fallbacks", 0),  # articles with a field from outside its rules ("body: fallback")
             "degraded_fields": {f: urls[:10] for f, urls in degraded.items()},  # field -> failing URLs
+            "degraded_counts": {f: [len(urls), checked[f]] for f, urls in degraded.items()},  # [failed, of the last N]
         }
         snap.update(extra)
         return snap

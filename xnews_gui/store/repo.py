@@ -145,6 +145,15 @@ class Records:
     def get_article(self, article_id: int) -> Article | None:
         return Article.get_or_none(Article.id == article_id)
 
+    def article_id_for_url(self, url: str) -> int | None:
+        """The id of the article stored for this page (any spelling of its URL), or None."""
+        try:
+            url = canonical(url)
+        except UrlError:
+            return None
+        row = Article.select(Article.id).where(Article.url == url).first()
+        return row.id if row else None
+
     def list_articles(self, profile: str | None = None, limit: int = 50, offset: int = 0,
                       category: str | None = None) -> list[Article]:
         q = Article.select().order_by(Article.id.desc())
@@ -253,6 +262,12 @@ class Records:
         if profile:
             q = q.where(CrawlRun.profile == profile)
         return list(q.limit(limit))
+
+    def last_runs(self) -> dict[str, CrawlRun]:
+        """Each profile's latest run that has ended (its summary is in ``stats_json``)."""
+        ended = (CrawlRun.select(fn.MAX(CrawlRun.id)).where(CrawlRun.status != "running")
+                 .group_by(CrawlRun.profile))
+        return {r.profile: r for r in CrawlRun.select().where(CrawlRun.id.in_(ended))}
 
     # --- image cache index ----------------------------------------------------------
     def record_image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0,

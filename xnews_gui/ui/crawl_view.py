@@ -10,25 +10,9 @@ from typing import Callable
 import shiboken6
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QFormLayout,
-    QFrame,
-    QGroupBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QPlainTextEdit,
-    QPushButton,
-    QScrollArea,
-    QSpinBox,
-    QSplitter,
-    QTableView,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
+    QAbstractItemView, QCheckBox, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+    QListWidgetItem, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox, QSplitter, QTableView, QTabWidget,
+    QVBoxLayout, QWidget,
 )
 
 from ..core.profile import Profile
@@ -46,6 +30,7 @@ from .settings import Preferences
 class CrawlView(QWidget):
     articlesStored = Signal(list)  # ids of new articles, in batches
     sessionFinished = Signal(str, dict)  # profile name, summary
+    pageChosen = Signal(str, str)  # a card's failing page: URL, "reader" | "sites" (SessionCard.pageChosen)
 
     def __init__(self, store: Store, parent=None, *, classifier_loader: Callable | None = None,
                  preferences: Callable[[], Preferences] = Preferences.load):
@@ -293,6 +278,7 @@ class CrawlView(QWidget):
             card = SessionCard(name)
             card.pauseToggled.connect(self._toggle_pause)
             card.stopClicked.connect(lambda n: self.sessions[n].stop() if n in self.sessions else None)
+            card.pageChosen.connect(self.pageChosen)
             self.cards[name] = card
             self.cards_layout.insertWidget(0, card)
             self.empty_label.hide()

@@ -51,6 +51,8 @@ class MainWindow(QMainWindow):
         self.articles.model.loaded.connect(self._show_counts)
         self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))
         self.sites.profileSaved.connect(lambda *_: self.crawl.refresh_profiles())
+        self.crawl.pageChosen.connect(self.open_page)  # a failing page on a crawl card
+        self.crawl.sessionFinished.connect(lambda *_: self.sites.refresh())  # the last crawl's degraded fields
         store_ops.reporter().failed.connect(self._write_failed)  # a background store write failed
         self._build_menus()
         self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
@@ -73,6 +75,18 @@ class MainWindow(QMainWindow):
     # --- tabs -------------------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
         self.tabs.setCurrentIndex(TABS.index(name))
+
+    def open_page(self, url: str, where: str = "reader") -> None:
+        """A page of a crawl: its stored article in the reader, else (or when asked) the page in Sites."""
+        article_id = self.store.article_id_for_url(url) if where == "reader" else None
+        if article_id is not None:
+            self.show_tab("articles")
+            self.articles.reader.show_article(article_id)
+            return
+        if where == "reader":
+            self.statusBar().showMessage("That page was not stored as an article: it opens in the Sites tab.", 8000)
+        self.show_tab("sites")
+        self.sites.load_url(url)
 
     # --- menus ------------------------------------------------------------------------------------
     def _action(self, menu, text: str, slot, shortcut=None, icon: str | None = None) -> QAction:

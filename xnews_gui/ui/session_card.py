@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar, QToolButton, QVBoxLayout
 
 from . import icons
+from .degraded_box import DegradedBox
 
 STATE_TEXT = {
     "idle": ("Not run yet", "#6e6e73"), "starting": ("Starting…", "#0b63c5"), "running": ("Running", "#2e8b57"),
@@ -24,6 +25,7 @@ COUNTERS = (("pages", "Pages"), ("articles", "Articles"), ("queue", "Queue"), ("
 class SessionCard(QFrame):
     pauseToggled = Signal(str)
     stopClicked = Signal(str)
+    pageChosen = Signal(str, str)  # a failing page's URL, "reader" | "sites": where the user wants to see it
 
     def __init__(self, name: str, parent=None):
         super().__init__(parent)
@@ -73,6 +75,9 @@ class SessionCard(QFrame):
         self.detail.setWordWrap(True)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
         self.detail.hide()
+        self.degraded = DegradedBox(self)  # "body degraded on 7 of the last 30 pages" + the failing URLs
+        self.degraded.openInReader.connect(lambda url: self.pageChosen.emit(url, "reader"))
+        self.degraded.openInSites.connect(lambda url: self.pageChosen.emit(url, "sites"))
 
         box = QVBoxLayout(self)
         box.setContentsMargins(10, 8, 10, 8)
@@ -81,6 +86,7 @@ class SessionCard(QFrame):
         box.addLayout(grid)
         box.addWidget(self.progress)
         box.addWidget(self.detail)
+        box.addWidget(self.degraded)
         self.set_state("idle")
 
     def new_run(self, when: datetime) -> None:
@@ -89,6 +95,7 @@ class SessionCard(QFrame):
             value.setText("–" if key == "rate" else "0")
         self.detail.clear()
         self.detail.hide()
+        self.degraded.clear()
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.started.setText(f"started {when:%H:%M:%S}")
@@ -121,6 +128,8 @@ class SessionCard(QFrame):
             self.values["rate"].setText(f"{shown:.1f}")
         if max_pages and self.progress.maximum() > 0:
             self.progress.setValue(min(max_pages, int(stats.get("pages", 0))))
+        if "degraded_fields" in stats:  # live: a field can degrade in the middle of a crawl
+            self.degraded.set_summary(stats)
 
     def set_next_run(self, when: datetime | None) -> None:
         self.next_run.setText(f"Next run {when:%H:%M}" if when else "")
@@ -141,3 +150,4 @@ class SessionCard(QFrame):
             parts.append(f'<span style="color:#b9770e">Warning: {escape(str(warning))}</span>')
         self.detail.setText("<br>".join(parts))
         self.detail.show()
+        self.degraded.set_summary(summary)

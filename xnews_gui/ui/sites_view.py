@@ -6,18 +6,21 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSizePolicy, QSplitter,
-    QVBoxLayout, QWidget,
+    QStyle, QVBoxLayout, QWidget,
 )
 
 from ..core.profile import Profile, ProfileError
 from ..paths import BUNDLED_PROFILES
 from ..store import Store
 from . import store_ops
+from .degraded_box import WARN, last_crawl_notes
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
+from .profile_history import ProfileHistory
 
 
 DEMO_PRACTICE = "tin-nhanh"  # the demo site's name: a profile built on it while trying the steps
@@ -49,6 +52,14 @@ class SitesView(QWidget):
         self.new_button = QPushButton("New profile", self)
         self.new_button.setToolTip("Start a new profile for the page shown in the browser")
         self.new_button.clicked.connect(self.new_profile)
+        self.health = QLabel(self)  # the selected profile's last crawl, when fields degraded in it
+        self.health.setWordWrap(True)
+        self.health.setStyleSheet(f"color: {WARN};")
+        self.health.hide()
+        self.history_button = QPushButton("History\u2026", self)
+        self.history_button.setToolTip("The selected profile's saved versions: what changed, revert")
+        self.history_button.clicked.connect(self.open_history)
+        self.history_dialog: ProfileHistory | None = None
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(4, 4, 4, 4)
@@ -56,6 +67,8 @@ class SitesView(QWidget):
         title.setStyleSheet("font-weight: bold;")
         left_layout.addWidget(title)
         left_layout.addWidget(self.profiles, 1)
+        left_layout.addWidget(self.health)
+        left_layout.addWidget(self.history_button)
         left_layout.addWidget(self.new_button)
 
         self.name_edit = QLineEdit(self)
@@ -114,10 +127,51 @@ class SitesView(QWidget):
             matches = self.profiles.findItems(current, Qt.MatchFlag.MatchExactly) if current else []
             if matches:
                 self.profiles.setCurrentItem(matches[0])
+            self._mark_degraded()
         finally:
             self._refreshing = False
         if self.inspector.browser.on_start_page():
             self.show_start_page()  # with the new list of profiles
+
+    def open_history(self) -> ProfileHistory | None:
+        """The selected profile's versions, in a window that does not block the app."""
+        item = self.profiles.currentItem()
+        if item is None:
+            self._message("Select a profile in the list to see its history.", error=True)
+            return None
+        if self.history_dialog is not None:
+            self.history_dialog.close()
+            self.history_dialog.deleteLater()
+        self.history_dialog = ProfileHistory(self.store, item.text(), self)
+        self.history_dialog.reverted.connect(self._reverted)
+        self.history_dialog.show()
+        return self.history_dialog
+
+    def _reverted(self, name: str) -> None:
+        if self.name_edit.text().strip() == name and (profile := self.store.load_profile(name)) is not None:
+            self.inspector.set_profile(profile)  # the open draft follows the revert
+        self.refresh(select=name)
+        self._message(f"Reverted {name!r}; its history keeps the version before.")
+
+    def _mark_degraded(self) -> None:
+        """Profiles whose last crawl found degraded fields: a warning icon, the numbers as tooltip."""
+        self._notes = last_crawl_notes(self.store)
+        warn = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        for row in range(self.profiles.count()):
+            item = self.profiles.item(row)
+            note = self._notes.get(item.text())
+            if note:
+                item.setIcon(warn)
+                item.setForeground(QColor(WARN))
+                item.setToolTip(note)
+        self._show_health()
+
+    def _show_health(self) -> None:
+        item = self.profiles.currentItem()
+        note = getattr(self, "_notes", {}).get(item.text()) if item is not None else None
+        self.health.setText(f"\u26a0 {note}" if note else "")
+        self.health.setVisible(bool(note))
+        self.history_button.setEnabled(item is not None)
 
     def show_start_page(self) -> None:
         """The local start page: the three steps, the demo site, the stored profiles."""
@@ -267,6 +321,7 @@ class SitesView(QWidget):
 
     def _profile_selected(self, current, _previous) -> None:
         """Selecting a profile while no site is shown opens it (loads its first start address)."""
+        self._show_health()
         if current is not None and not self._refreshing and self.inspector.browser.on_start_page():
             self.open_profile(current.text())
 

@@ -1,0 +1,170 @@
+"""Degraded fields on the crawl card and in the Sites list (a real crawl of a site whose second layout
+breaks the rules), and a profile's history from the Sites tab: rows, Diff, JSON diff, Revert by mouse."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+
+from tests.conftest import PROFILES
+from xnews_gui.core.profile import Profile
+from xnews_gui.core.repair import propose_repair
+from xnews_gui.core.rules import parse_html
+from xnews_gui.core.selectors import element_xpath, induce_profile
+from xnews_gui.core.urls import canonical
+from xnews_gui.demo.server import DemoServer
+from xnews_gui.demo.site import DemoSite
+from xnews_gui.ui.main_window import TABS, MainWindow
+from xnews_gui.ui.settings import Preferences
+
+pytestmark = pytest.mark.gui
+SHOTS = Path(__file__).parent.parent.parent / "build" / "screenshots"
+
+
+def shot(widget, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    widget.grab().save(str(SHOTS / f"{name}.png"))
+
+
+@pytest.fixture
+def two_layouts():
+    """The demo site with a second article layout (every third article) and rules authored before it."""
+    site = DemoSite(second_template=True)
+    server = DemoServer(site=site, port=0).start()
+    old = [a for a in site.articles if not site.uses_second_template(a)]
+    clicked = site.article_page(old[0])
+    doc = parse_html(clicked)
+    induced = induce_profile({"title": [(clicked, element_xpath(doc.xpath("//h1")[0]))],
+                              "body": [(clicked, element_xpath(doc.xpath("//div[@class='article-body']")[0]))]},
+                             siblings=[site.article_page(a) for a in old[1:4]], name="twolayouts")
+    bundled = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    profile = bundled.with_(name="twolayouts", start_urls=(server.url,), fields=induced.fields,
+                            chains=induced.chains, remove=induced.remove)
+    try:
+        yield site, server, profile
+    finally:
+        server.stop()
+
+
+def click(widget) -> None:
+    QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+def click_row(view, row: int, column: int = 0) -> None:
+    rect = view.visualRect(view.model().index(row, column))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_degraded_field_on_the_crawl_card_and_the_sites_list(qtbot, store, two_layouts):
+    site, server, profile = two_layouts
+    store.save_profile(profile, reason="saved in inspector")
+    win = MainWindow(store)
+    qtbot.addWidget(win)
+    win.crawl.preferences = lambda: Preferences(delay_s=0.0)
+    win.resize(1280, 800)
+    win.show()
+    win.show_tab("crawl")
+    win.crawl.set_checked(["twolayouts"])
+    with qtbot.waitSignal(win.crawl.sessionFinished, timeout=90000) as finished:
+        click(win.crawl.start_button)
+    summary = finished.args[1]
+    failed, checked = summary["degraded_counts"]["body"]
+    assert checked == 30 and failed >= 5
+
+    card = win.crawl.cards["twolayouts"]
+    warning = card.degraded.fields["body"]
+    assert not card.degraded.isHidden() and "title" not in card.degraded.fields
+    assert warning.header.text() == f"\u26a0 body degraded on {failed} of the last 30 pages"
+    assert "fallback on" in card.degraded.fallbacks.text()
+    assert warning.urls.isHidden()
+    click(warning.header)  # the line opens the failing pages
+    assert not warning.urls.isHidden() and not warning.actions_row.isHidden()
+    second = {server.url.rstrip("/") + a.path for a in site.articles if site.uses_second_template(a)}
+    urls = [warning.urls.item(i).text() for i in range(warning.urls.count())]
+    assert urls and set(urls) <= second
+    qtbot.waitUntil(lambda: not warning.urls.visibleRegion().isEmpty(), timeout=3000)
+    shot(card, "crawl-card-degraded")
+
+    click_row(warning.urls, 1)
+    assert warning.selected_urls() == [urls[1]]
+    QGuiApplication.clipboard().clear()
+    click(warning.copy_button)
+    assert QGuiApplication.clipboard().text() == urls[1]
+
+    click(warning.reader_button)  # the failing page's stored article, in the reader
+    assert win.tabs.currentIndex() == TABS.index("articles")
+    reader = win.articles.reader
+    qtbot.waitUntil(lambda: (reader._article or {}).get("url") == canonical(urls[1]), timeout=5000)
+
+    win.show_tab("sites")  # the profile's entry says what its last crawl found
+    sites = win.sites
+    item = sites.profiles.findItems("twolayouts", Qt.MatchFlag.MatchExactly)[0]
+    assert f"body degraded on {failed} of the last 30 pages" in item.toolTip()
+    assert item.foreground().color().name() == "#b9770e"
+    click_row(sites.profiles, sites.profiles.row(item))
+    assert not sites.health.isHidden()
+    assert f"body degraded on {failed} of the last 30 pages" in sites.health.text()
+    other = sites.profiles.findItems("demo", Qt.MatchFlag.MatchExactly)
+    if other:  # a profile never crawled carries no warning
+        assert other[0].toolTip() == "" or "degraded" not in other[0].toolTip()
+    shot(sites.profiles.parentWidget(), "sites-list-degraded")
+    win.crawl.shutdown()
+    win.sites.shutdown()
+
+
+def test_history_from_the_sites_tab_rows_diff_and_revert(qtbot, store, two_layouts):
+    site, server, profile = two_layouts
+    store.save_profile(profile, reason="saved in inspector")
+    failing = [(site.article_page(a), server.url.rstrip("/") + a.path)
+               for a in site.articles if site.uses_second_template(a)][:5]
+    repair = propose_repair(profile, "body", failing)
+    assert repair is not None
+    repaired = repair.apply(profile)
+    assert store.save_profile(repaired, reason="repair accepted: body") == 2
+
+    from xnews_gui.ui.sites_view import SitesView
+
+    view = SitesView(store)
+    qtbot.addWidget(view)
+    view.resize(1100, 700)
+    view.show()
+    item = view.profiles.findItems("twolayouts", Qt.MatchFlag.MatchExactly)[0]
+    view.profiles.setCurrentItem(item)
+    click(view.history_button)
+    dialog = view.history_dialog
+    assert dialog is not None and dialog.isVisible() and not dialog.isModal()
+    table = dialog.table
+    assert table.rowCount() == 2
+    assert [table.item(r, 2).text() for r in range(2)] == ["repair accepted: body", "saved in inspector"]
+    assert table.item(0, 0).text() == "2  (current)"
+
+    click_row(table, 0)  # the current version: nothing to revert to
+    assert "is the current profile" in dialog.diff_view.toPlainText()
+    assert not dialog.revert_button.isEnabled()
+    click_row(table, 1)
+    click(dialog.diff_button)
+    text = dialog.diff_view.toPlainText()
+    assert "From version 1 to the current profile (version 2)" in text
+    assert re.search(r"body\s+rule 1: ", text), text  # said field by field, rule by rule
+    assert "title" not in text.split("change(s)", 1)[1]  # the title did not change
+    shot(dialog, "profile-history-diff")
+    click(dialog.json_button)
+    raw = dialog.diff_view.toPlainText()
+    assert raw.startswith("--- version 1") and "\n-" in raw and "\n+" in raw
+
+    click(dialog.revert_button)  # written in the background; the dialog follows
+    qtbot.waitUntil(lambda: table.rowCount() == 3, timeout=5000)
+    assert store.load_profile("twolayouts") == profile
+    assert table.item(0, 2).text().startswith("reverted to version 1")
+    assert "is version 1 again (saved as version 3)" in dialog.status.text()
+    assert dialog.selected_number() == 3
+    click_row(table, 1)  # the repaired version is kept: one click away from coming back
+    assert "From version 2 to the current profile (version 3)" in dialog.diff_view.toPlainText()
+    shot(dialog, "profile-history-reverted")
+    dialog.close()
+    view.shutdown()
