@@ -150,7 +150,7 @@ def find_body(doc, gold: Counter):
 
 
 # --- the four contenders -----------------------------------------------------------------
-def run_site(pages: list) -> dict | None:
+def run_site(pages: list, failures: list | None = None) -> dict | None:
     """{method: ([title ok], [body f1])} over the site's test pages, or None without a clickable page."""
     if len(pages) >= 5:
         plans = []
@@ -184,6 +184,8 @@ def run_site(pages: list) -> dict | None:
             art = extract(html, "http://example.test/page.html", profile)
             fallbacks += bool(art.fallbacks)
             _score(results["xnews"], art.title, art.body_text, want_title, gold)
+            if failures is not None:
+                _note_failure(failures, art, want_title, gold, profile)
             odoc = parse_html(html)
             for name, (tr, br) in (("induce()", (old_t, old_b)), ("copyxpath", (copy_t, copy_b))):
                 t = [element_text(e) for e in tr.select(odoc)]
@@ -193,6 +195,22 @@ def run_site(pages: list) -> dict | None:
             _score(results["trafilatura"], title, text, want_title, gold)
     results["_fallbacks"] = fallbacks
     return results
+
+
+def _note_failure(failures: list, art, want_title: str, gold: Counter, profile) -> None:
+    """One line per wrong title / body F1 under 0.98, with precision and recall (what was added, what lost)."""
+    pred = tokens(art.body_text)
+    common = sum((pred & gold).values())
+    prec, rec = common / max(1, sum(pred.values())), common / max(1, sum(gold.values()))
+    if norm_title(art.title) != norm_title(want_title):
+        failures.append(f"  title {art.title[:90]!r}\n   want {want_title[:90]!r}")
+    if f1(pred, gold) < 0.98:
+        rules = [r.selector for r in profile.rules_for("body")]
+        extra = list((pred - gold).elements())[:25]
+        missing = list((gold - pred).elements())[:25]
+        failures.append(f"  body F1 {f1(pred, gold):.3f} P {prec:.3f} R {rec:.3f} rules {rules[:4]} "
+                        f"remove {[r.selector for r in profile.remove][:6]} fallbacks {art.fallbacks}"
+                        f"\n   extra {' '.join(extra)}\n   missing {' '.join(missing)}")
 
 
 def _score(bucket, title, body, want_title, gold) -> None:
@@ -217,6 +235,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=ROOT / ".." / "shared" / "data")
     ap.add_argument("--only", default="cleanportaleval,fundus,nytimes,demo")
+    ap.add_argument("--failures", action="store_true",
+                    help="print each failing test page of the sites tuned on (held-out sites stay unseen)")
     args = ap.parse_args()
     data = args.data.resolve()
     wanted = set(args.only.split(","))
@@ -235,7 +255,8 @@ def main() -> int:
     pooled = {m: ([], []) for m in METHODS}
     held = {m: ([], []) for m in METHODS}
     for site, pages in sets.items():
-        res = run_site(pages)
+        failures = [] if args.failures and site in TUNED_ON else None
+        res = run_site(pages, failures)
         if res is None:
             print(f"{site:42} {len(pages):5} | no page with a findable headline")
             continue
@@ -250,6 +271,8 @@ def main() -> int:
             cells.append(f"{sum(t) / len(t):11.0%} {statistics.median(b):6.3f}")
         mark = "" if site not in TUNED_ON else " (tuned on)"
         print(f"{(site + mark)[:42]:42} {len(res['xnews'][0]):5} | {' | '.join(cells)} | {res['_fallbacks']}")
+        for line in failures or ():
+            print(line)
     for label, agg in (("ALL test pages", pooled), ("held-out sites only", held)):
         if not agg["xnews"][0]:
             continue

@@ -160,3 +160,54 @@ def test_minified_and_css_module_names_are_not_hooks(name, generated):
     from xnews_gui.core.candidates import is_generated
 
     assert is_generated(name) is generated
+
+
+# --- titles: the headline's copies, metadata that adds a kicker, site tails in og:title ------------
+def _news(n: int, headline: str, *, breadcrumb: str = "", og: str = "", jsonld: str = "", new_layout=False) -> str:
+    meta = f"<meta property='og:title' content=\"{og}\">" if og else ""
+    if jsonld:
+        meta += f'<script type="application/ld+json">{{"@type": "NewsArticle", "headline": "{jsonld}"}}</script>'
+    paragraphs = "".join(f"<p>Paragraph {i} of story {n} tells what happened, with enough words to be read.</p>"
+                         for i in range(5))
+    crumbs = f"<nav><ul><li><a href='/'>Home</a></li><li><h1>{breadcrumb}</h1></li></ul></nav>" if breadcrumb else ""
+    head = (f"<div class='next-head'><h2><span class='kicker'>Kicker {n}</span>{headline}</h2></div>" if new_layout
+            else f"<h2 class='story-headline'>{headline}</h2>")
+    return (f"<html><head>{meta}</head><body>{crumbs}<article>{head}<div class='story-text'>{paragraphs}</div>"
+            f"</article></body></html>")
+
+
+def _induced(clicked: str, title_xpath: str, siblings, notes=None):
+    doc = parse_html(clicked)
+    body = element_xpath(doc.xpath("//div[@class='story-text']")[0])
+    return induce_profile({"title": [(clicked, title_xpath)], "body": [(clicked, body)]}, siblings=siblings,
+                          notes=notes)
+
+
+def test_a_headline_clicked_in_the_breadcrumb_is_taken_from_the_article():
+    # the breadcrumb repeats the headline on the clicked page, but carries a shorter SEO title elsewhere
+    clicked = _news(1, "Storm closes the harbour for a day", breadcrumb="Storm closes the harbour for a day")
+    siblings = [_news(n, f"Long headline number {n} of the day", breadcrumb=f"SEO title {n}") for n in (2, 3, 4)]
+    notes: list[str] = []
+    profile = _induced(clicked, "/html/body/nav/ul/li[2]/h1", siblings, notes)
+    assert any("inside navigation" in n for n in notes), notes
+    other = _news(7, "Ferries run again after the storm", breadcrumb="Harbour: ferries back")
+    assert extract(other, "http://example.test/7", profile).title == "Ferries run again after the storm"
+
+
+def test_an_anchor_equal_to_the_click_beats_one_that_adds_a_kicker():
+    pages = [_news(n, f"Headline {n} about the harbour", og=f"Headline {n} about the harbour",
+                   jsonld=f"Kicker {n}: Headline {n} about the harbour") for n in range(1, 5)]
+    profile = _induced(pages[0], "/html/body/article/h2", pages[1:])
+    # a page of a new layout: the clicked rule finds nothing, the anchors take over
+    other = _news(9, "Headline 9 about the harbour", og="Headline 9 about the harbour",
+                  jsonld="Kicker 9: Headline 9 about the harbour", new_layout=True)
+    assert extract(other, "http://example.test/9", profile).title == "Headline 9 about the harbour"
+
+
+def test_the_tail_a_site_appends_to_og_title_is_learned_from_its_pages():
+    pages = [_news(n, f"Headline {n} about the harbour", og=f"Headline {n} about the harbour-Politicsㅣ The Daily")
+             for n in range(1, 5)]
+    profile = _induced(pages[0], "/html/body/article/h2", pages[1:])
+    other = _news(9, "x", og="Ferries run again-after the storm-Politicsㅣ The Daily").replace(
+        "<h2 class='story-headline'>x</h2>", "")
+    assert extract(other, "http://example.test/9", profile).title == "Ferries run again-after the storm"

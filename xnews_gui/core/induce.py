@@ -25,9 +25,9 @@ from . import bodyblocks
 from .candidates import _candidates, _Pages, _Target, _adjust, element_xpath, locate, take_for
 from .chain import FieldChain
 from .fingerprint import fingerprint
-from .metadata import ANCHORS
+from .metadata import ANCHORS, learn_title_suffix
 from .profile import FIELDS, Profile
-from .rules import Rule, RuleError, element_text
+from .rules import Rule, RuleError, element_text, normalize_space
 from .verify import ContentProfile, agreement, words
 
 MAX_FALLBACKS = 3
@@ -160,14 +160,54 @@ def _safe_apply(rule: Rule, doc) -> list[str]:
         return []
 
 
-def _anchors_agreeing(field: str, doc, value: str) -> tuple[list[Rule], list[Rule]]:
-    """(anchors that agree with the clicked value on its page, all of the field's anchors, those first)."""
+def _anchors_agreeing(field: str, doc, value: str, known=()) -> tuple[list[Rule], list[Rule]]:
+    """(anchors that agree with the clicked value on its page, all of the field's anchors, those first).
+
+    An anchor that says exactly what the click says comes before one that only
+    contains it (a kicker-prefixed JSON-LD headline). Title anchors learn the
+    tail the site appends (" - Section | Site") from ``known`` ``(doc, headline)``
+    pairs of sibling pages plus the clicked page.
+    """
+    rules = list(ANCHORS.get(field, ()))
+    if field == "title":
+        rules = [_learned_suffix(r, [(doc, value), *known]) for r in rules]
     agree = []
-    for rule in ANCHORS.get(field, ()):
+    for rule in rules:
         got = next((v for v in _safe_apply(rule, doc) if v), "")
         if got and (field in ("image", "date", "author") or agreement(value, got) >= 0.8):
-            agree.append(rule)
-    return agree, agree + [r for r in ANCHORS.get(field, ()) if r not in agree]
+            agree.append((normalize_space(got) != normalize_space(value), rule))
+    agree = [r for _, r in sorted(agree, key=lambda x: x[0])]
+    return agree, agree + [r for r in rules if r not in agree]
+
+
+def _learned_suffix(rule: Rule, known) -> Rule:
+    if rule.kind != "css" or not rule.post:
+        return rule
+    raw = rule.with_(post="")
+    pairs = [(head, v) for d, head in known if head for v in _safe_apply(raw, d)[:1]]
+    post = learn_title_suffix(pairs)
+    return rule.with_(post=post) if post else rule
+
+
+_NAVIGATION = ("nav", "li", "a", "menu", "footer", "aside")
+_HEADINGS = ("h1", "h2", "h3", "h4")
+
+
+def _in_navigation(el) -> bool:
+    return el.tag in _NAVIGATION or any(a.tag in _NAVIGATION for a in el.iterancestors())
+
+
+def _headline_copy(el, doc):
+    """A headline clicked where the page repeats it in navigation (a breadcrumb, a menu entry) ->
+    the copy that stands outside navigation, when the page has one; else ``el``."""
+    if not _in_navigation(el):
+        return el
+    want = normalize_space(element_text(el))
+    copies = [o for o in doc.iter(*_HEADINGS, el.tag)
+              if o is not el and not _in_navigation(o) and normalize_space(element_text(o)) == want]
+    if not copies:
+        return el
+    return min(copies, key=lambda o: _HEADINGS.index(o.tag) if o.tag in _HEADINGS else len(_HEADINGS))
 
 
 def _induce_field(pages, field, target, sibling_docs, notes, found=None):
@@ -259,6 +299,12 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         if el is None:
             raise ValueError(f"the clicked element {xpath!r} is not in the page as lxml parses it")
         el = _adjust(el, field)
+        if field == "title":
+            copy = _headline_copy(el, doc)
+            if copy is not el:
+                notes.append(f"title: the click picked the headline inside navigation ({element_xpath(el)}); "
+                             f"the page's own copy of it is used ({element_xpath(copy)})")
+                el = copy
         if field == "body":
             wider = bodyblocks.widen_paragraph_pick(el)
             if wider is not el:
@@ -276,8 +322,9 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
             for rule, other in found:
                 removes += _refine_body(pages, rule, other, [d for d in [doc] + sibling_docs if d is not other.doc],
                                         notes)
-        agreeing, anchors = _anchors_agreeing(field, doc, reference)
         values = _chain_values(pages, field, rules, [doc] + sibling_docs)
+        known = [(d, _value(field, pages.select(rules[0].kind, rules[0].selector, d))) for d in sibling_docs]
+        agreeing, anchors = _anchors_agreeing(field, doc, reference, known)
         anchor = ""
         if agreeing and field in ("title", "summary"):
             a = agreeing[0]

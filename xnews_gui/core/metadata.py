@@ -8,6 +8,7 @@ field's chain (``{"kind": "jsonld", "selector": "headline"}``).
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 
@@ -22,6 +23,37 @@ _KEY = re.compile(r"^[A-Za-z@][A-Za-z0-9@_]*$")
 
 # "Headline | Site | 28.04.2023" -> "Headline": page-title style suffixes after a bar or guillemet
 SITE_SUFFIX = r"^\s*(.+?)(?:\s+[|»]\s+[^|»]{1,30}){0,3}\s*$"
+
+
+_TAIL_SEPARATORS = "-\u2013\u2014|:\u00b7\u00bb"
+
+
+def learn_title_suffix(pairs) -> str:
+    """A ``post`` regex for a metadata title from ``(headline, metadata title)`` pairs of the same site.
+
+    Sites append their name (and often the section) to ``og:title``:
+    "Headline-Politics | Daily" or "Headline - Daily Online". The tail they share
+    is learned from pages where the headline is known; a varying part before it
+    (the section, one word) may change from page to page. Pages with another tail still get
+    the generic ' | Site' stripping. Returns "" when there is nothing to learn.
+    """
+    tails = []
+    for head, meta in pairs:
+        head, meta = normalize_space(head), normalize_space(meta)
+        if head and len(meta) > len(head) and meta.startswith(head):
+            tails.append(meta[len(head):])
+    if not tails:
+        return ""
+    shared = os.path.commonprefix([t[::-1] for t in tails])[::-1].strip()
+    if not shared or len(shared) > 60:
+        return ""
+    seps = re.escape(_TAIL_SEPARATORS)
+    learned = re.escape(shared)
+    if any(t.strip() != shared for t in tails):  # a word before the shared tail varies (the section)
+        learned = rf"(?:\s*[{seps}]\s*[^\s{seps}]{{1,30}})?\s*{learned}"
+    else:
+        learned = rf"\s*{learned}"
+    return rf"^\s*(.+?)(?:{learned}|(?:\s+[|»]\s+[^|»]{{1,30}}){{0,3}})\s*$"
 
 
 def _meta(prop: str, post: str = "") -> Rule:
