@@ -112,3 +112,33 @@ def test_profiles_check_says_suspect_and_fallback():
         page = ("<html><body><h1 class='headline'>A title that is long enough</h1><main><div class='x'>"
                 + "".join(f"<p>{BODY} Paragraph {i}.</p>" for i in range(4)) + "</div></main></body></html>")
         assert {c.field: c.status for c in check_page(profile, page, "http://site.test/f")}["body"] == "fallback"
+
+
+# --- the body is the article's running text -----------------------------------------------------
+BODY_REPEATS = """<html><body><h1 class="headline">{title}</h1>
+<div class="story-text"><div class="head"><h2><span>Kicker:</span> {title}</span></h2></div>
+<div class="strap">{title}</div><p>{body}</p>
+<figure><img src="/a.jpg" alt=""><figcaption>Photo: Agency Name / Photographer</figcaption></figure>
+<p>{body}</p></div></body></html>"""
+
+
+def test_the_body_does_not_repeat_the_headline_and_captions_are_not_running_text():
+    profile = Profile.from_json(json.dumps(CHAINED))
+    title = "Council votes for the new bridge"
+    article = extract(BODY_REPEATS.format(title=title, body=BODY), "http://site.test/1", profile)
+    assert article.title == title
+    assert "Council votes" not in article.body_text and "Kicker" not in article.body_text
+    assert "Photographer" not in article.body_text  # the caption stays with its image in the HTML
+    assert "Photographer" in article.body_html and "/a.jpg" in article.body_html
+    assert article.body_text.count("council vote and what it means") == 12
+
+
+def test_a_photo_story_keeps_its_captions_and_a_short_title_is_not_hunted():
+    profile = Profile.from_json(json.dumps(CHAINED))
+    captions = "".join(f"<figure><img src='/{i}.jpg'><figcaption>Picture {i}: the crowd at the harbour wall "
+                       f"before the storm came in from the sea.</figcaption></figure>" for i in range(6))
+    page = TEMPLATE_A.format(title="Gallery", body="Six pictures.").replace("</p>", "</p>" + captions)
+    article = extract(page, "http://site.test/2", profile)
+    assert "Picture 5: the crowd" in article.body_text
+    short = TEMPLATE_A.format(title="Vote", body="Vote " + BODY)
+    assert extract(short, "http://site.test/3", profile).body_text.startswith("Vote A long paragraph")

@@ -110,7 +110,8 @@ def _first_plausible(article, name, rules, doc, text, url, remove, expect, ancho
     for rule in rules:
         try:
             if name == "body":
-                candidate = _body_candidate(rule, doc, text, url, remove, expect.per_page if expect else 0)
+                candidate = _body_candidate(rule, doc, text, url, remove, expect.per_page if expect else 0,
+                                            article.title)
                 value = candidate[1]
             else:
                 values = _values(rule, doc, text, url)
@@ -147,6 +148,8 @@ def _body_fallback(article, text, url, expect, value, problems):
     root = _fragment(html)
     if root is None:
         return value, problems
+    if _drop_headline([root], article.title):
+        html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
     body_text = _element_to_text(root)
     new_problems = expect.problems(body_text) if expect else []
@@ -180,12 +183,14 @@ def _values(rule: Rule, doc, text: str, url: str) -> list[str]:
     return [v for v in values if v]
 
 
-def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int = 0) -> tuple[str, str, list]:
+def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int = 0,
+                    title: str = "") -> tuple[str, str, list]:
     """(sanitised body HTML, its text, its images) that one rule gives.
 
     ``per_page``: how many containers the rule matched at authoring (0: any); a
     rule that matched one container then takes the first one now (later matches
-    are teaser cards and the like).
+    are teaser cards and the like). ``title``: the article's headline, left out
+    of the body when the container repeats it.
     """
     if rule.kind in ("css", "xpath"):
         elements = rule.select(doc)
@@ -194,7 +199,9 @@ def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int 
         if rule.take == "text":
             body_html = sanitize_html("".join(f"<p>{escape(element_text(el))}</p>" for el in elements), url)
         else:  # sanitize_html of the outer HTML, without a re-parse
-            body_html = sanitize_elements([_copy(el) for el in elements], url)
+            copies = [_copy(el) for el in elements]
+            _drop_headline(copies, title)
+            body_html = sanitize_elements(copies, url)
     elif rule.kind == "jsonld":
         paragraphs = [p for v in rule.apply(doc, url) for p in v.split("\n") if p.strip()]
         body_html = sanitize_html("".join(f"<p>{escape(p)}</p>" for p in paragraphs), url)
@@ -234,13 +241,43 @@ def _fragment(html: str):
 
 
 def _element_to_text(root) -> str:
-    """``html_to_text`` on a parsed fragment (changed in place)."""
+    """``html_to_text`` on a parsed fragment (changed in place).
+
+    Image captions stay in the HTML, beside their images, but are not running
+    text - unless they are most of the text (a photo story).
+    """
+    if root.find(".//figcaption") is not None:
+        captions = list(root.iter("figcaption"))
+        if 2 * sum(len(c.text_content()) for c in captions) < len(root.text_content()):
+            for caption in captions:
+                caption.drop_tree()
     for el in root.iter(*_BLOCKS):
         el.tail = "\n" + (el.tail or "")
         if el.tag != "br":
             el.text = "\n" + (el.text or "")
     raw = root.text_content()
     return "\n".join(line for line in (" ".join(part.split()) for part in raw.split("\n")) if line)
+
+
+_HEADLINE_COPY = ("descendant::*[normalize-space(translate(., $nbsp, ' ')) = $title]"
+                  " | descendant::*[self::h1 or self::h2 or self::h3]"
+                  "[contains(normalize-space(translate(., $nbsp, ' ')), $title)]"
+                  "[string-length(normalize-space(.)) <= $longest]")
+
+
+def _drop_headline(roots, title: str) -> bool:
+    """The body does not repeat the headline: drop, inside the body's elements, the one whose text is the
+    title (or a heading holding it after a kicker). Short titles are left alone (too easily matched)."""
+    if len(title) < 12:
+        return False
+    dropped = False
+    for root in roots:
+        found = root.xpath(_HEADLINE_COPY, title=title, nbsp="\u00a0", longest=len(title) + 80)
+        for el in found:
+            if el.getparent() is not None and not any(a in found for a in el.iterancestors()):
+                el.drop_tree()
+                dropped = True
+    return dropped
 
 
 def _copy(el):
