@@ -157,3 +157,19 @@ def test_painting_runs_no_sql_rows_arrive_from_a_worker(qtbot, store, make_artic
     finally:
         store.db.connection().set_trace_callback(None)
     assert statements == []
+
+
+def test_a_jump_far_down_shows_the_row_in_one_insert_and_one_block_read(qtbot, store, make_articles):
+    make_articles(BLOCK * 4)
+    model = loaded_model(qtbot, store)
+    inserts: list[tuple[int, int]] = []
+    model.rowsInserted.connect(lambda _parent, first, last: inserts.append((first, last)))
+    target = BLOCK * 3 + 5
+    wanted = model.article_id(target)
+    assert model.show_through(target)
+    assert inserts == [(BLOCK, BLOCK * 4 - 1)]  # whole blocks, one step (a worker for the one block asked)
+    assert model.row_of(wanted) == target and model.rowCount() == BLOCK * 4
+    qtbot.waitUntil(lambda: model.index(target, 1).data() is not None, timeout=5000)
+    assert model.index(target, 1).data(ID_ROLE) == wanted
+    assert model.index(BLOCK + 5, 1).data() is None  # the blocks in between were not read
+    assert not model.show_through(BLOCK * 4) and model.show_through(0)

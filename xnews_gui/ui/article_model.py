@@ -51,6 +51,7 @@ class ArticleTableModel(QAbstractTableModel):
         self._loading = False
         self._pending: list[int] = []
         self._blocks_asked: set[int] = set()  # block starts (row // BLOCK * BLOCK) being read
+        self._row_index: dict[int, int] | None = None  # id -> row, while the order is unchanged
         self._flush = QTimer(self, singleShot=True, interval=flush_ms)
         self._flush.timeout.connect(self._flush_pending)
         self._clock = clock  # local time now; a test may bring its own
@@ -92,6 +93,19 @@ class ArticleTableModel(QAbstractTableModel):
         self.beginInsertRows(QModelIndex(), self._visible, self._visible + more - 1)
         self._visible += more
         self.endInsertRows()
+
+    def show_through(self, row: int) -> bool:
+        """Make ``row`` part of the view in one step (a jump far down the list): one insert and
+        one block read, not a fetchMore and a worker per block on the way. False if no such row."""
+        if not 0 <= row < len(self._order):
+            return False
+        if row >= self._visible:
+            last = min(len(self._order), row - row % BLOCK + BLOCK) - 1  # whole blocks
+            self._ask_block(row)
+            self.beginInsertRows(QModelIndex(), self._visible, last)
+            self._visible = last + 1
+            self.endInsertRows()
+        return True
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS):
@@ -149,10 +163,9 @@ class ArticleTableModel(QAbstractTableModel):
         return self._order[row][1] if 0 <= row < len(self._order) else None
 
     def row_of(self, article_id: int) -> int:
-        for i, (_, aid) in enumerate(self._order):
-            if aid == article_id:
-                return i
-        return -1
+        if self._row_index is None:  # built once per change of the order, not per question
+            self._row_index = {aid: i for i, (_, aid) in enumerate(self._order)}
+        return self._row_index.get(article_id, -1)
 
     def all_ids(self) -> list[int]:
         return [aid for _, aid in self._order]
@@ -233,6 +246,7 @@ class ArticleTableModel(QAbstractTableModel):
             return
         self.beginResetModel()
         self._order = order
+        self._row_index = None
         self._visible = min(BLOCK, len(order))
         self._rows = dict(rows)
         self._blocks_asked.clear()
@@ -286,8 +300,7 @@ class ArticleTableModel(QAbstractTableModel):
     def _flush_pending(self) -> None:
         if not self._pending:
             return
-        known = {aid for _, aid in self._order}
-        ids = [i for i in dict.fromkeys(self._pending) if i not in known]
+        ids = [i for i in dict.fromkeys(self._pending) if self.row_of(i) < 0]
         self._pending.clear()
         if not ids:
             return
@@ -306,10 +319,10 @@ class ArticleTableModel(QAbstractTableModel):
         if generation != self._generation or self._loading:
             return  # a reload is coming with these rows in it
         self._rows.update(rows)
-        known = {aid for _, aid in self._order}
-        new = [item for item in new if item[1] not in known]
+        new = [item for item in new if self.row_of(item[1]) < 0]
         if not new:
             return
+        self._row_index = None
         # new arrives sorted; walk it and the current order together, inserting contiguous runs
         inserted, i = 0, 0
         while i < len(new):

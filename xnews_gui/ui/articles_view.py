@@ -195,9 +195,7 @@ class ArticlesView(QWidget):
             target = row  # current only because the table got the focus: show that one first
         else:
             target = row + delta
-        while target >= self.model.rowCount() and self.model.canFetchMore():
-            self.model.fetchMore()
-        if 0 <= target < self.model.rowCount():
+        if target >= 0 and self.model.show_through(target):
             index = self.model.index(target, 1)
             self.table.selectionModel().setCurrentIndex(
                 index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
@@ -222,8 +220,7 @@ class ArticlesView(QWidget):
         if row < 0:  # the new search or filter excludes it: the reader follows the list
             self.reader.clear("The article you were reading is not in the list now.  J / K: next / previous")
             return
-        while row >= self.model.rowCount() and self.model.canFetchMore():
-            self.model.fetchMore()
+        self.model.show_through(row)
         index = self.model.index(row, 1)
         self.table.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
