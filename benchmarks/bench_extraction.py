@@ -1,6 +1,7 @@
 """Field accuracy of hand-written profiles on real pages (not a test: a measurement).
 
     python benchmarks/bench_extraction.py [--verbose] [--data ../shared/data]
+    python benchmarks/bench_extraction.py --speed     # CPU per page instead (see ``speed``)
 
 Each profile in ``benchmarks/profiles/`` was written by hand after inspecting ONE page of its
 site (the oldest fundus page, or page 1 of a cleanportaleval site). It is then applied with
@@ -274,15 +275,61 @@ def table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+# --- speed ------------------------------------------------------------------------------
+def speed(data: Path, articles: int, rounds: int) -> None:
+    """CPU milliseconds per page (best of ``rounds``), in-process, of what the crawl does per article:
+    ``extract`` on the newsim simulator's article pages with benchmarks/newsim_profile.json (str in,
+    as the crawl passes it) and on the real pages with their hand-written profiles; then the text
+    normalisation of each newsim article for the topic classifier (``phrases``) and for near-duplicate
+    shingles (``normalize``). A detail beside bench_crawl.py (the CLI as users run it), not instead."""
+    import time
+
+    from xnews_gui.core.encoding import decode_html
+    from xnews_gui.core.text import normalize, phrases
+
+    sys.path.insert(0, str(REPO / ".." / "shared" / "bench"))
+    from newsim import Site  # noqa: E402 - the simulator lives beside the data, not in the repo
+
+    site = Site(articles=max(articles, 1))
+    newsim = Profile.from_json((REPO / "benchmarks" / "newsim_profile.json").read_text(encoding="utf-8"))
+    sim = [("http://127.0.0.1:8000" + a.path, site.render(a.path)[2].decode("utf-8"), newsim)
+           for a in site.articles[:articles]]
+    real = [(p.url, decode_html(p.html())[0], load_profile(s)) for s in SITES for p in site_pages(data, s)[0]]
+    texts = [a.title + "\n" + a.summary + "\n" + a.body_text for a in (extract(h, u, p) for u, h, p in sim)]
+
+    def best(work, items) -> float:
+        times = []
+        for _ in range(rounds):
+            started = time.process_time()
+            for item in items:
+                work(item)
+            times.append(time.process_time() - started)
+        return 1000 * min(times) / len(items)
+
+    print(f"CPU ms per page, best of {rounds} (in-process)")
+    rows = [(f"extract, newsim article pages ({len(sim)})", best(lambda i: extract(i[1], i[0], i[2]), sim)),
+            (f"extract, real pages with hand profiles ({len(real)})", best(lambda i: extract(i[1], i[0], i[2]), real)),
+            ("phrases (topic classifier), per newsim article", best(phrases, texts)),
+            ("normalize (near-duplicates), per newsim article", best(normalize, texts))]
+    for label, ms in rows:
+        print(f"  {label:<50} {ms:6.3f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder (default ../shared/data)")
     ap.add_argument("--verbose", "-v", action="store_true", help="one line per page")
+    ap.add_argument("--speed", action="store_true", help="CPU ms per page instead of accuracy")
+    ap.add_argument("--articles", type=int, default=400, help="--speed: newsim article pages (default 400)")
+    ap.add_argument("--rounds", type=int, default=5, help="--speed: best of this many rounds (default 5)")
     ap.add_argument("sites", nargs="*", help=f"only these sites ({', '.join(SITES)})")
     args = ap.parse_args(argv)
     if not args.data.is_dir():
         print(f"error: shared data folder not found: {args.data}", file=sys.stderr)
         return 2
+    if args.speed:
+        speed(args.data, args.articles, args.rounds)
+        return 0
     rows, everything, details = [list(COLUMNS)], [], []
     groups = {"fundus": [], "cpe": []}
     for site in args.sites or SITES:

@@ -77,3 +77,33 @@ def test_analyzer_is_picklable():
 
     analyzer = pickle.loads(pickle.dumps(text.Analyzer(bigrams=False)))
     assert analyzer("Hoà bình") == ["hòa", "bình"]
+
+
+def _reference_normalize(value: str) -> str:
+    """The plain definition the cached per-token ``normalize`` must keep to."""
+    import re
+
+    value = unicodedata.normalize("NFC", value).translate(str.maketrans({"ð": "đ", "Ð": "đ", "Đ": "đ"})).lower()
+    value = re.sub(r"[^\W_]+", lambda m: text.fix_tone_mark(m.group(0)), value)
+    return re.sub(r"\s+", " ", value).strip()
+
+
+def _reference_phrases(value: str) -> list[list[str]]:
+    import re
+
+    value = unicodedata.normalize("NFC", value).translate(str.maketrans({"ð": "đ", "Ð": "đ", "Đ": "đ"})).lower()
+    value = re.sub(r"\d+(?:[.,:/]\d+)*", " 0 ", value)
+    groups = [phrase.split() for phrase in re.split(r"[^\w\s]+|_+|\n+", value)]
+    return [[text.fix_tone_mark(w) for w in words] for words in groups if words]
+
+
+@pytest.mark.parametrize("value", [
+    "Ông Nguyễn (Hà Nội), 12,5% và 3/4 -- HOÀ bình_Thuỷ\nđến\u2028Sài\u00a0Gòn… 2024-01-03T15:42",
+    "a_b__c,,d.\n\n.e 1.2.3x4 ÐÃ ðó  \t x\x1cy\x85z 〇 Ⅻ ²³",
+    "(hà)nội,[toà] «thuý» ‘khoẻ’ ¿qué? été café radio QUY quý GIÀ già",
+    "", "   ", "...", "_", "12", "\n\n",
+])
+def test_cached_per_token_normalisation_matches_the_plain_definition(value):
+    for _ in range(2):  # the second time from the caches
+        assert text.normalize(value) == _reference_normalize(value)
+        assert text.phrases(value) == _reference_phrases(value)
