@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
+from PySide6.QtWebEngineCore import QWebEngineScript
 
 from tests.conftest import PROFILES
 from xnews_gui.core.profile import Profile
@@ -51,6 +52,14 @@ def two_layouts():
         server.stop()
 
 
+def page_text(qtbot, page) -> str:
+    box = []
+    page.runJavaScript("document.body ? document.body.innerText : ''",
+                       QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    return box[0] or ""
+
+
 def click(widget) -> None:
     QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
 
@@ -63,6 +72,7 @@ def click_row(view, row: int, column: int = 0) -> None:
 def test_degraded_field_on_the_crawl_card_and_the_sites_list(qtbot, store, two_layouts):
     site, server, profile = two_layouts
     store.save_profile(profile, reason="saved in inspector")
+    store.save_profile(profile.with_(name="calm"), reason="saved in inspector")  # never crawled
     win = MainWindow(store)
     qtbot.addWidget(win)
     win.crawl.preferences = lambda: Preferences(delay_s=0.0)
@@ -86,9 +96,10 @@ def test_degraded_field_on_the_crawl_card_and_the_sites_list(qtbot, store, two_l
     assert not warning.urls.isHidden() and not warning.actions_row.isHidden()
     second = {server.url.rstrip("/") + a.path for a in site.articles if site.uses_second_template(a)}
     urls = [warning.urls.item(i).text() for i in range(warning.urls.count())]
-    assert urls and set(urls) <= second
+    assert len(urls) == failed and set(urls) <= second  # every failing page of the window is listed
     qtbot.waitUntil(lambda: not warning.urls.visibleRegion().isEmpty(), timeout=3000)
     shot(card, "crawl-card-degraded")
+    shot(win, "crawl-tab-degraded")
 
     click_row(warning.urls, 1)
     assert warning.selected_urls() == [urls[1]]
@@ -103,21 +114,23 @@ def test_degraded_field_on_the_crawl_card_and_the_sites_list(qtbot, store, two_l
 
     win.show_tab("sites")  # the profile's entry says what its last crawl found
     sites = win.sites
+    note = f"body degraded on {failed} of the last 30 pages"
+    qtbot.waitUntil(lambda: note in page_text(qtbot, sites.inspector.view.page()), timeout=15000)  # start page
+    shot(win, "sites-start-page-degraded")
     item = sites.profiles.findItems("twolayouts", Qt.MatchFlag.MatchExactly)[0]
     assert f"body degraded on {failed} of the last 30 pages" in item.toolTip()
     assert item.foreground().color().name() == "#b9770e"
     click_row(sites.profiles, sites.profiles.row(item))
     assert not sites.health.isHidden()
     assert f"body degraded on {failed} of the last 30 pages" in sites.health.text()
-    other = sites.profiles.findItems("demo", Qt.MatchFlag.MatchExactly)
-    if other:  # a profile never crawled carries no warning
-        assert other[0].toolTip() == "" or "degraded" not in other[0].toolTip()
+    calm = sites.profiles.findItems("calm", Qt.MatchFlag.MatchExactly)[0]
+    assert calm.toolTip() == "" and calm.icon().isNull()  # a profile never crawled carries no warning
     shot(sites.profiles.parentWidget(), "sites-list-degraded")
     win.crawl.shutdown()
     win.sites.shutdown()
 
 
-def test_history_from_the_sites_tab_rows_diff_and_revert(qtbot, store, two_layouts):
+def test_history_from_the_sites_tab_rows_diff_revert_and_import(qtbot, store, two_layouts, tmp_path, monkeypatch):
     site, server, profile = two_layouts
     store.save_profile(profile, reason="saved in inspector")
     failing = [(site.article_page(a), server.url.rstrip("/") + a.path)
@@ -133,8 +146,10 @@ def test_history_from_the_sites_tab_rows_diff_and_revert(qtbot, store, two_layou
     qtbot.addWidget(view)
     view.resize(1100, 700)
     view.show()
+    view.open_profile("twolayouts")  # open in the inspector: its draft must follow a revert
     item = view.profiles.findItems("twolayouts", Qt.MatchFlag.MatchExactly)[0]
     view.profiles.setCurrentItem(item)
+    assert view.inspector.profile() == repaired
     click(view.history_button)
     dialog = view.history_dialog
     assert dialog is not None and dialog.isVisible() and not dialog.isModal()
@@ -160,6 +175,7 @@ def test_history_from_the_sites_tab_rows_diff_and_revert(qtbot, store, two_layou
     click(dialog.revert_button)  # written in the background; the dialog follows
     qtbot.waitUntil(lambda: table.rowCount() == 3, timeout=5000)
     assert store.load_profile("twolayouts") == profile
+    qtbot.waitUntil(lambda: view.inspector.profile() == profile, timeout=3000)
     assert table.item(0, 2).text().startswith("reverted to version 1")
     assert "is version 1 again (saved as version 3)" in dialog.status.text()
     assert dialog.selected_number() == 3
@@ -167,4 +183,23 @@ def test_history_from_the_sites_tab_rows_diff_and_revert(qtbot, store, two_layou
     assert "From version 2 to the current profile (version 3)" in dialog.diff_view.toPlainText()
     shot(dialog, "profile-history-reverted")
     dialog.close()
+
+    # a JSON import from the Sites tab is a version too (the file dialog answers with our file)
+    exported = tmp_path / "twolayouts-fixed.json"
+    imported = repaired.with_(self_test=None, description="fixed by hand")
+    exported.write_text(imported.to_json(), encoding="utf-8")
+    monkeypatch.setattr("xnews_gui.ui.sites_view.QFileDialog.getOpenFileName", lambda *a, **k: (str(exported), ""))
+    with qtbot.waitSignal(view.profileSaved, timeout=5000):
+        click(view.import_button)
+    assert store.load_profile("twolayouts") == imported
+    assert view.inspector.profile().description == "fixed by hand"  # the open draft follows the import
+    assert "History keeps that" in view.message.text()
+    shot(view, "sites-after-import")
+    click(view.history_button)
+    table = view.history_dialog.table
+    assert table.rowCount() == 4 and table.item(0, 2).text() == "imported from file twolayouts-fixed.json"
+    view.history_dialog.close()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": 2, "name": "x"', encoding="utf-8")
+    assert not view.import_profile(bad) and "Not imported: profile is not valid JSON" in view.message.text()
     view.shutdown()

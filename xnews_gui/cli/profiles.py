@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from ..core.encoding import decode_html
-from ..core.files import MAX_PAGE_BYTES, MAX_PROFILE_BYTES, file_inside, read_file
+from ..core.files import MAX_PAGE_BYTES, MAX_PROFILE_BYTES, read_file
 from ..core.profile import Profile
-from .common import CliError, profile_argument, read_text
+from .common import CliError, profile_argument
 
 
 def register(sub) -> None:
@@ -64,15 +63,10 @@ def cmd_profiles_show(args) -> int:
 
 
 def cmd_profiles_import(args) -> int:
+    from ..services.profiles import read_profile_file
+
     path = Path(args.file)
-    profile = Profile.from_json(read_text(path))
-    test = profile.self_test
-    if test and test.file:
-        # the sample lies in the profile's folder (never elsewhere): keep where it really is
-        sample = file_inside(path.parent, test.file, "self_test file")
-        if not sample.is_file():
-            raise CliError(f"profile {profile.name!r}: self_test file {test.file!r} not found beside {path}")
-        profile = profile.with_(self_test=replace(test, file=str(sample)))
+    profile = read_profile_file(path)
     number = args.store.save_profile(profile, reason=f"imported from file {path.name}")
     print(f"imported profile {profile.name!r} (version {number})")
     return 0

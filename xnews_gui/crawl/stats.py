@@ -82,7 +82,7 @@ class CrawlStats:
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,
             "fill_rate": {f: (round(v, 4) if v is not None else None) for f, v in fill.items()},
             "fallbacks": c.get("fallbacks", 0),  # articles with a field from outside its rules ("body: fallback")
-            "degraded_fields": {f: urls[:10] for f, urls in degraded.items()},  # field -> failing URLs
+            "degraded_fields": degraded,  # field -> its failing URLs in the window (at most core.verify.WINDOW)
             "degraded_counts": {f: [len(urls), checked[f]] for f, urls in degraded.items()},  # [failed, of the last N]
         }
         snap.update(extra)

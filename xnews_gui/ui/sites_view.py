@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from ..core.profile import Profile, ProfileError
 from ..paths import BUNDLED_PROFILES
+from ..services.profiles import read_profile_file
 from ..store import Store
 from . import store_ops
 from .degraded_box import WARN, last_crawl_notes
@@ -60,6 +61,7 @@ class SitesView(QWidget):
         self.history_button.setToolTip("The selected profile's saved versions: what changed, revert")
         self.history_button.clicked.connect(self.open_history)
         self.history_dialog: ProfileHistory | None = None
+        self._notes: dict[str, str] = {}  # profile -> its last crawl's degraded fields (last_crawl_notes)
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(4, 4, 4, 4)
@@ -82,6 +84,9 @@ class SitesView(QWidget):
         self._save_after_coverage = False
         self.export_button = QPushButton("Export JSON\u2026", self)
         self.export_button.clicked.connect(self.export_dialog)
+        self.import_button = QPushButton("Import JSON\u2026", self)
+        self.import_button.setToolTip("Store a profile from a JSON file (one of the same name is replaced; its History keeps it)")
+        self.import_button.clicked.connect(self.import_dialog)
         self.message = QLabel(self)
         # one line that never resizes the bar (the page below must not move); the full text in the tooltip
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -94,6 +99,7 @@ class SitesView(QWidget):
         top.addLayout(form)
         top.addWidget(self.save_button)
         top.addWidget(self.export_button)
+        top.addWidget(self.import_button)
         top.addWidget(self.message, 1)
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
@@ -148,10 +154,14 @@ class SitesView(QWidget):
         return self.history_dialog
 
     def _reverted(self, name: str) -> None:
-        if self.name_edit.text().strip() == name and (profile := self.store.load_profile(name)) is not None:
-            self.inspector.set_profile(profile)  # the open draft follows the revert
-        self.refresh(select=name)
+        self._follow_store(name)
         self._message(f"Reverted {name!r}; its history keeps the version before.")
+
+    def _follow_store(self, name: str) -> None:
+        """A profile changed in the store behind the inspector (revert, import): its open draft follows."""
+        if self.name_edit.text().strip() == name and (profile := self.store.load_profile(name)) is not None:
+            self.inspector.set_profile(profile)
+        self.refresh(select=name)
 
     def _mark_degraded(self) -> None:
         """Profiles whose last crawl found degraded fields: a warning icon, the numbers as tooltip."""
@@ -168,7 +178,7 @@ class SitesView(QWidget):
 
     def _show_health(self) -> None:
         item = self.profiles.currentItem()
-        note = getattr(self, "_notes", {}).get(item.text()) if item is not None else None
+        note = self._notes.get(item.text()) if item is not None else None
         self.health.setText(f"\u26a0 {note}" if note else "")
         self.health.setVisible(bool(note))
         self.history_button.setEnabled(item is not None)
@@ -180,7 +190,7 @@ class SitesView(QWidget):
             profile = self.store.load_profile(name)
             if profile is not None:
                 entries.append(start_page.ProfileEntry(name, profile.start_urls[0] if profile.start_urls else "",
-                                                       len(profile.fields)))
+                                                       len(profile.fields), self._notes.get(name, "")))
         self.inspector.show_start(start_page.render(entries))
 
     def open_demo(self) -> str:
@@ -306,6 +316,30 @@ class SitesView(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, "Export profile", default, "Profile JSON (*.json)")
         if path:
             self.export_profile(Path(path))
+
+    def import_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import profile", str(BUNDLED_PROFILES), "Profile JSON (*.json)")
+        if path:
+            self.import_profile(Path(path))
+
+    def import_profile(self, path: Path) -> bool:
+        """Store the profile of a JSON file (in the background; a version "imported from file ...")."""
+        try:
+            profile = read_profile_file(path)
+        except (ValueError, OSError) as exc:  # ProfileError and FileRefused are ValueErrors
+            self._message(f"Not imported: {exc}", error=True)
+            return False
+        replaced = profile.name in self.store.profile_names()
+
+        def saved(_) -> None:
+            self._follow_store(profile.name)
+            self._message(f"Imported {profile.name!r} from {Path(path).name}"
+                          + (" (it replaces the stored one; History keeps that)." if replaced else "."))
+            self.profileSaved.emit(profile.name)
+
+        store_ops.write(self.store.save_profile, profile, reason=f"imported from file {Path(path).name}", owner=self,
+                        on_done=saved, on_error=lambda message: self._message(f"Could not import: {message}", error=True))
+        return True
 
     def shutdown(self) -> None:
         self.inspector.shutdown()

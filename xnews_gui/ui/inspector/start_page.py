@@ -24,6 +24,7 @@ class ProfileEntry:
     name: str
     url: str  # the first start URL, "" when none
     fields: int
+    note: str = ""  # e.g. the last crawl's degraded fields ("Last crawl (...): body degraded on 7 of ...")
 
 
 def render(profiles: list[ProfileEntry]) -> str:
@@ -37,8 +38,9 @@ def _profiles_table(profiles: list[ProfileEntry]) -> str:
     rows = []
     for p in profiles:
         link = f"{SCHEME}://profile/?name={quote(p.name, safe='')}"
+        note = f'<br><span class="warn" style="color:#b9770e">\u26a0 {escape(p.note)}</span>' if p.note else ""
         rows.append(f'<tr><td><a href="{escape(link)}">{escape(p.name)}</a></td>'
-                    f'<td class="url">{escape(p.url) or "no start address"}</td>'
+                    f'<td class="url">{escape(p.url) or "no start address"}{note}</td>'
                     f'<td class="n">{p.fields} field{"s" if p.fields != 1 else ""}</td></tr>')
     return ("<table><thead><tr><th>Profile (click to open)</th><th>Starts at</th><th></th></tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")
