@@ -107,6 +107,14 @@ def test_degraded_field_on_the_crawl_card_and_the_sites_list(qtbot, store, two_l
     click(warning.copy_button)
     assert QGuiApplication.clipboard().text() == urls[1]
 
+    bar = win.crawl.bottom.tabBar()  # the run history keeps what each run found
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton,
+                     pos=bar.tabRect(next(i for i in range(bar.count()) if bar.tabText(i) == "History")).center())
+    history = win.crawl.history
+    qtbot.waitUntil(lambda: history.rowCount() == 1 and history.item(0, 6) is not None, timeout=5000)
+    assert history.item(0, 6).text() == f"\u26a0 body degraded ({failed} of 30 pages)"
+    shot(win.crawl, "crawl-history-degraded")
+
     click(warning.reader_button)  # the failing page's stored article, in the reader
     assert win.tabs.currentIndex() == TABS.index("articles")
     reader = win.articles.reader

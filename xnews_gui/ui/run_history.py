@@ -6,6 +6,7 @@ it ``interrupted`` (``Store.mark_interrupted_runs``); the table says so in words
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 from PySide6.QtCore import Qt
@@ -16,7 +17,8 @@ from ..store import Store
 from . import workers
 
 STATUS_ROLE = Qt.ItemDataRole.UserRole  # the status as stored
-COLUMNS = ("Started", "Site", "Status", "Pages", "Articles", "Errors")
+COLUMNS = ("Started", "Site", "Status", "Pages", "Articles", "Errors", "Fields")
+WARN = "#b9770e"
 STATUS_TEXT = {
     "running": "Running", "finished": "Finished", "stopped": "Stopped", "limit": "Limit reached",
     "failed": "Failed", "refused": "Refused (already running)",
@@ -33,9 +35,25 @@ def _local(when) -> str:
     return when.replace(tzinfo=timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def field_health(stats_json: str) -> str:
+    """'body degraded (9 of 30 pages)' for a run's degraded fields; '' when none (or no summary)."""
+    try:
+        summary = json.loads(stats_json or "{}")
+    except ValueError:
+        return ""
+    if not isinstance(summary, dict):
+        return ""
+    counts = summary.get("degraded_counts") or {}
+    parts = []
+    for name, urls in (summary.get("degraded_fields") or {}).items():
+        failed, checked = (counts.get(name) or [len(urls), 0])[:2]
+        parts.append(f"{name} degraded ({failed} of {checked} pages)" if checked else f"{name} degraded")
+    return ", ".join(parts)
+
+
 def read_runs(store: Store, limit: int = 50) -> list[tuple]:
-    """(started, profile, status, pages, articles, errors) of the latest runs, newest first."""
-    return [(_local(r.started), r.profile, r.status, r.pages, r.articles, r.errors)
+    """(started, profile, status, pages, articles, errors, degraded fields) of the latest runs, newest first."""
+    return [(_local(r.started), r.profile, r.status, r.pages, r.articles, r.errors, field_health(r.stats_json))
             for r in store.recent_runs(limit)]
 
 
@@ -76,6 +94,11 @@ class RunHistory(QTableWidget):
                     item.setData(STATUS_ROLE, value)
                     if value in ("interrupted", "failed"):
                         item.setForeground(QColor("#b3261e"))
+                if col == 6 and value:
+                    item.setText(f"\u26a0 {value}")
+                    item.setForeground(QColor(WARN))
+                    item.setToolTip("Values of these fields failed verification on recent pages of this run "
+                                    "(a changed page layout?): see the profile in the Sites tab")
                 self.setItem(i, col, item)
         self._done()
 
