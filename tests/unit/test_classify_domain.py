@@ -85,3 +85,23 @@ def test_reasons(text, reason):
 def test_vietnamese_without_much_text_around_it_is_still_vietnamese():
     text = "Chiều 12/3, Bộ Y tế cho biết đã ghi nhận thêm ca bệnh mới tại Hà Nội và TP HCM, nâng tổng số lên 45 ca."
     assert out_of_domain(words(text)) == ""
+
+
+def test_the_share_is_the_one_the_two_patterns_give_on_the_joined_words():
+    """The share is computed word by word (remembered); it must equal the patterns' verdict on the
+    joined words, as first defined, for every language of the test pages."""
+    from xnews_gui.classify import domain
+
+    def reference(syllables):
+        syllables = syllables[:domain.SAMPLE_WORDS]
+        count = len(syllables) - syllables.count(domain.NUMBER_TOKEN)
+        joined = " ".join(syllables)
+        return (len(domain._VIETNAMESE_WORD.findall(joined)) - len(domain._FOREIGN_WORD.findall(joined))) / count
+
+    root = shared_data("fundus-parser-test-data", "test_data")
+    texts = [page_text_gz(p) for p in sorted(root.glob("*/*.html.gz"))[::7]]
+    lists = [words(t) for t in texts if len(words(t)) > 5]
+    lists.append(["hoà", "bình", "ðà", "x y", "", "nǎm", "2024", "0", "ок", "東京", "café"] * 3)
+    assert len(lists) > 30
+    for syllables in lists:
+        assert vietnamese_share(syllables) == pytest.approx(reference(syllables), abs=1e-12)

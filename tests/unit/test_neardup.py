@@ -71,3 +71,28 @@ def test_signature_depends_on_the_words_not_on_spacing_or_case(word_order_change
         variant = " ".join(words[::-1])
     same = np.array_equal(neardup.signature(text)[0], neardup.signature(variant)[0])
     assert same is (not word_order_changed)
+
+
+def _reference_signature(text: str):
+    """The signature as first defined (normalize, then a regex over it, one hash at a time): stored
+    signatures were made this way, so the fast path must give the very same numbers."""
+    import re
+    import zlib
+
+    from xnews_gui.core.text import normalize
+
+    found = re.findall(r"[^\W_]+", normalize(text))
+    grams = {" ".join(found[i:i + 3]) for i in range(len(found) - 2)}
+    if len(grams) < neardup.MIN_SHINGLES:
+        return None
+    hashes = np.array([zlib.crc32(g.encode()) & 0x7FFFFFFF for g in grams], dtype=np.uint64)
+    return ((hashes[:, None] * neardup._A + neardup._B) % neardup._PRIME).min(axis=0).astype(np.uint32), len(grams)
+
+
+def test_signatures_are_the_ones_already_stored():
+    texts = vntc("Kinh doanh", 5) + vntc("Doi song", 3)
+    tricky = ("HOÀ BÌNH Hòa bình hoà bình ÐÀ NẴNG snake_case_word 3,5% giá_vàng \u00f0ã \u00d0ỏ \u0110ông " * 5 + texts[0]
+              + "Thu\u0309y\u0300 ca\u0301c mo\u0323i ngu\u031bo\u031b\u0300i cafe\u0301 ") * 2
+    for text in texts + [tricky, tricky.upper()]:
+        expected, got = _reference_signature(text), neardup.signature(text)
+        assert got[1] == expected[1] and np.array_equal(got[0], expected[0])

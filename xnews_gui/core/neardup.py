@@ -15,12 +15,11 @@ and the README). ~70 lines of our own over numpy; datasketch would add a depende
 
 from __future__ import annotations
 
-import re
 import zlib
 
 import numpy as np
 
-from .text import normalize
+from .text import words
 
 SHINGLE = 3
 PERMUTATIONS = 128
@@ -31,12 +30,11 @@ _PRIME = np.uint64((1 << 31) - 1)
 _rng = np.random.RandomState(20261201)  # fixed: signatures stored in the database must stay comparable
 _A = _rng.randint(1, (1 << 31) - 1, size=PERMUTATIONS).astype(np.uint64)
 _B = _rng.randint(0, (1 << 31) - 1, size=PERMUTATIONS).astype(np.uint64)
-_WORD = re.compile(r"[^\W_]+")
 
 
 def shingles(text: str, size: int = SHINGLE) -> set[str]:
-    words = _WORD.findall(normalize(text or ""))
-    return {" ".join(words[i : i + size]) for i in range(len(words) - size + 1)}
+    found = words(text or "")  # the words of normalize(text): [^\W_]+ runs
+    return set(map(" ".join, zip(*(found[i:] for i in range(size)))))
 
 
 def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
@@ -44,9 +42,12 @@ def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     grams = shingles(text, size)
     if len(grams) < MIN_SHINGLES:
         return None
-    hashes = np.fromiter((zlib.crc32(g.encode()) & 0x7FFFFFFF for g in grams), dtype=np.uint64, count=len(grams))
-    mins = ((hashes[:, None] * _A[None, :] + _B[None, :]) % _PRIME).min(axis=0)
-    return mins.astype(np.uint32), len(grams)
+    hashes = np.array(list(map(zlib.crc32, map(str.encode, grams))), dtype=np.uint64)
+    hashes &= np.uint64(0x7FFFFFFF)
+    products = hashes[:, None] * _A[None, :]  # (h * a + b) mod p, in place: one n x 128 buffer
+    products += _B[None, :]
+    np.remainder(products, _PRIME, out=products)
+    return products.min(axis=0).astype(np.uint32), len(grams)
 
 
 def to_blob(sig: np.ndarray) -> bytes:

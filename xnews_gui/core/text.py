@@ -98,6 +98,11 @@ def normalize(text: str) -> str:
     return " ".join(map(_FIXED_TOKENS.__getitem__, _fold(text).split()))
 
 
+def words(text: str) -> list[str]:
+    """The words (runs of letters and digits) of ``normalize(text)``, without building that string."""
+    return list(map(_FIXED.__getitem__, _WORD.findall(_fold(text))))
+
+
 def phrases(text: str) -> list[list[str]]:
     """Normalised words, grouped by the punctuation that separates them; numbers -> ``0``."""
     # Numbers, breaks and words never span whitespace: each whitespace-separated token is
