@@ -80,3 +80,24 @@ def test_two_sites_with_the_same_stories_are_grouped_by_the_crawl(store, demo_se
     shown = store.rows_by_id([i for _, i in store.ordered_keys(ArticleFilter(hide_duplicates=True))])
     assert {r[1] for r in shown.values()} == {"demo"}  # the first stored of each story
     assert sum(r[-1] for r in shown.values()) == 144
+
+
+def test_the_index_keeps_the_newest_window_whatever_the_appends(monkeypatch):
+    import numpy as np
+
+    from xnews_gui.store import duplicates
+
+    monkeypatch.setattr(duplicates, "WINDOW", 100)
+    index, added = duplicates._Index(), []
+    rng = np.random.default_rng(7)
+    next_id = 1
+    for n in list(rng.integers(1, 9, size=60)) + [150, 1, 2, 37]:  # one at a time, batches, more than a window
+        ids = np.arange(next_id, next_id + n)
+        next_id += n
+        sigs = rng.integers(0, 2**31, size=(n, duplicates.neardup.PERMUTATIONS)).astype(np.uint32)
+        index.add(ids, ids * 10, ids + 5, sigs)
+        added += [(i, s) for i, s in zip(ids, sigs)]
+        newest = added[-100:]
+        assert list(index.ids) == [i for i, _ in newest]
+        assert list(index.groups) == [i * 10 for i, _ in newest] and list(index.sizes) == [i + 5 for i, _ in newest]
+        assert np.array_equal(index.sigs, np.stack([s for _, s in newest]))

@@ -23,21 +23,42 @@ _BATCH = 500
 
 
 class _Index:
+    """The newest ``WINDOW`` signatures. Appending is amortised (room doubles, the oldest are dropped
+    once the buffers hold two windows): one article at a time must not copy the whole window."""
+
     def __init__(self):
         self.lock = threading.Lock()
-        self.ids = np.empty(0, dtype=np.int64)
-        self.groups = np.empty(0, dtype=np.int64)
-        self.sizes = np.empty(0, dtype=np.int64)
-        self.sigs = np.empty((0, neardup.PERMUTATIONS), dtype=np.uint32)
+        self._ids = np.empty(0, dtype=np.int64)
+        self._groups = np.empty(0, dtype=np.int64)
+        self._sizes = np.empty(0, dtype=np.int64)
+        self._sigs = np.empty((0, neardup.PERMUTATIONS), dtype=np.uint32)
+        self._start = self._end = 0
         self.loaded_to = 0  # articles up to this id are in (or were too short)
 
+    ids = property(lambda self: self._ids[self._start:self._end])
+    groups = property(lambda self: self._groups[self._start:self._end])
+    sizes = property(lambda self: self._sizes[self._start:self._end])
+    sigs = property(lambda self: self._sigs[self._start:self._end])
+
     def add(self, ids, groups, sizes, sigs) -> None:
-        if not len(ids):
+        n = len(ids)
+        if not n:
             return
-        self.ids = np.concatenate([self.ids, ids])[-WINDOW:]
-        self.groups = np.concatenate([self.groups, groups])[-WINDOW:]
-        self.sizes = np.concatenate([self.sizes, sizes])[-WINDOW:]
-        self.sigs = np.concatenate([self.sigs, sigs])[-WINDOW:]
+        if self._end + n > len(self._ids):
+            keep = min(self._end - self._start, WINDOW)  # the newest
+            room = max(64, min(2 * (keep + n), keep + n + WINDOW // 4))
+            buffers = []
+            for old in (self._ids, self._groups, self._sizes, self._sigs):
+                new = np.empty((room,) + old.shape[1:], dtype=old.dtype)
+                new[:keep] = old[self._end - keep:self._end]
+                buffers.append(new)
+            self._ids, self._groups, self._sizes, self._sigs = buffers
+            self._start, self._end = 0, keep
+        end = self._end + n
+        self._ids[self._end:end], self._groups[self._end:end] = ids, groups
+        self._sizes[self._end:end], self._sigs[self._end:end] = sizes, sigs
+        self._end = end
+        self._start = max(self._start, end - WINDOW)
 
 
 _indexes: "weakref.WeakKeyDictionary[object, _Index]" = weakref.WeakKeyDictionary()
