@@ -25,3 +25,32 @@ def test_a_render_profile_is_crawled_through_the_apps_render_pool(qtbot, store, 
     stored = store.articles_in_order()
     assert len(stored) == 6 and all(a["title"] in titles and a["url"].startswith(base + "/js/") for a in stored)
     assert session._render_pool is None  # closed with the crawl
+
+
+def test_periodic_passes_of_a_render_profile_go_through_the_render_pool(qtbot, tmp_path, demo_server):
+    """A re-crawl on a schedule (``crawl --periodic``) renders its pages as a single crawl does."""
+    import threading
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from xnews_gui.crawl.periodic import PeriodicCrawler
+    from xnews_gui.crawl.sink import MemorySink
+    from xnews_gui.ui.render_pool import RenderPool
+
+    profile = Profile.from_dict(js_profile(demo_server.url.rstrip("/")))
+    pool = RenderPool(2)
+    runner = PeriodicCrawler(profile, MemorySink(), state_dir=tmp_path, renderer=pool,
+                             options=CrawlOptions(fetch_images=False, save_raw=False, max_articles=3))
+    box: list = []
+    thread = threading.Thread(target=lambda: box.append(runner.run_pass()), name="periodic-test")
+    thread.start()
+    try:
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60_000)
+    finally:
+        thread.join(60)
+        pool.close()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        pool.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    summary = box[0]
+    assert summary["articles"] == 3 and summary["rendered"] >= 3 and pool.rendered >= 3

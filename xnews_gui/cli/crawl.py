@@ -79,7 +79,7 @@ def cmd_crawl(args) -> int:
         print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)
 
     try:
-        if profile.render is not None and not args.periodic:  # pages that need JavaScript: Qt offscreen
+        if profile.render is not None:  # pages that need JavaScript: Qt offscreen (every pass of --periodic)
             from ..ui.render_run import run_with_render_pool
 
             if not 1 <= args.render_pages <= 4:

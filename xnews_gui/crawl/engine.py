@@ -82,7 +82,7 @@ class Crawler:
         self._started_pages = 0
         self._article_slots = 0
         self._login_pages = 0
-        self._login_warnings: list[str] = []
+        self._login_example = ""  # the first page that asked for a login
         self._claim_result = NEW
         self._ran = False
         self.stats_ = CrawlStats(fields=[f for f in FIELDS if f in profile.fields])
@@ -195,7 +195,7 @@ class Crawler:
         summary["pass"] = self.state.pass_no
         summary["resumed"] = self.state.resumed
         summary["broken_fields"] = broken_fields(summary["fill_rate"], self.stats_.get("extracted"), previous_fill)
-        summary["warnings"] = list(self.traps.warnings) + self._login_warnings
+        summary["warnings"] = list(self.traps.warnings) + self._login_summary()
         if status == "refused":
             summary["refused_reason"] = self._dead_starts[0]
         summary["trap_refused"] = dict(self.traps.refused)
@@ -303,9 +303,13 @@ class Crawler:
                 self.queuer.push_links(req, *links)
         else:
             article = self.parser.article_page(text, result.url)
+            if not article.ok and self._login_check(text, result.url):  # no evidence against the rules
+                self._page_finished(item, ok=False)  # failed: the next pass asks again (after a login)
+                self.pipeline.failure(result.url, "the site answered with a login form")
+                self._error(result.url, "login", "the site answered with a login form")
+                return False
             self.stats_.extracted(article)
             if not article.ok:
-                self._login_check(text, result.url)
                 reason = "; ".join(article.errors)
                 self.pipeline.failure(result.url, reason)
                 self._error(result.url, "extraction", reason)
@@ -341,9 +345,9 @@ class Crawler:
             self._article_slots += 1
         return True
 
-    def _page_finished(self, item: PageItem) -> None:
+    def _page_finished(self, item: PageItem, ok: bool = True) -> None:
         self.pipeline.page(item.url, item.status, item.encoding, item.content_type, item.raw_path, item.req.kind)
-        self.state.done(item.req.url)  # only now: after a kill -9 an unfinished page is fetched again
+        self.state.done(item.req.url, ok=ok)  # only now: after a kill -9 an unfinished page is fetched again
         with self._cond:
             self.scheduler.page_done(item.req.url)
         self._emit("page", {"url": item.url, "status": item.status, "kind": item.req.kind})
@@ -379,21 +383,23 @@ class Crawler:
         self.pipeline.page(req.url, status, kind=req.kind, error=f"{kind}: {message}")
         self._error(req.url, kind, message)
 
-    def _login_check(self, text: str, url: str) -> None:
+    def _login_summary(self) -> list[str]:
+        """The login warning with the final count (the log said it at the 1st, 10th and 100th page)."""
+        return [_login_message(self._login_pages, self._login_example)] if self._login_example else []
+
+    def _login_check(self, text: str, url: str) -> bool:
         """An article page that asks for a password: the site wants a login (or the cookies expired)."""
         if not looks_like_login(text):
-            return
+            return False
         self.stats_.add(login_pages=1)
         with self._cond:
             self._login_pages += 1
             count = self._login_pages
-        if count in (1, 10, 100):
-            message = (f"{count} article page{'s' if count > 1 else ''} answered with a login form (last: {url}): "
-                       "the site wants a login, or the profile's cookies have expired; import fresh cookies "
-                       "(xnews cookies import)")
             if count == 1:
-                self._login_warnings.append(message)
-            self._emit("log", {"message": f"WARNING: {message}", "warning": True})
+                self._login_example = url
+        if count in (1, 10, 100):
+            self._emit("log", {"message": f"WARNING: {_login_message(count, url)}", "warning": True})
+        return True
 
     def _error(self, url: str, kind: str, message: str) -> None:
         self.stats_.error(kind)
@@ -421,3 +427,9 @@ class Crawler:
 
 
 __all__ = ["Crawler", "CrawlOptions", "CrawlEvent", "DEFAULT_USER_AGENT", "FetchResult"]
+
+
+def _login_message(count: int, url: str) -> str:
+    return (f"{count} article page{'s' if count > 1 else ''} answered with a login form (e.g. {url}): "
+            "the site wants a login, or the profile's cookies have expired: log in in the Sites tab's "
+            "browser and click 'Keep this login for crawls', or import fresh cookies (xnews cookies import)")

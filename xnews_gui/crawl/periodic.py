@@ -20,7 +20,8 @@ from .state import CrawlState
 
 class PeriodicCrawler:
     def __init__(self, profile, sink, *, state_dir: Path, options: CrawlOptions | None = None, classifier=None,
-                 on_event: Callable[[CrawlEvent], None] | None = None, clock: Callable[[], float] = time.time):
+                 on_event: Callable[[CrawlEvent], None] | None = None, clock: Callable[[], float] = time.time,
+                 renderer=None):
         self.profile = profile
         self.sink = sink
         self.state_dir = Path(state_dir)
@@ -28,6 +29,7 @@ class PeriodicCrawler:
         self.classifier = classifier
         self.on_event = on_event
         self.clock = clock
+        self.renderer = renderer  # crawl.render.Renderer for "render" profiles, kept across passes
         self.next_run_at: float | None = None  # epoch seconds of the next pass; None while one runs
         self.passes: list[dict] = []
         self._stop = threading.Event()
@@ -37,7 +39,7 @@ class PeriodicCrawler:
     def run_pass(self) -> dict:
         """One pass now; sets ``next_run_at`` and returns the pass's summary."""
         crawler = Crawler(self.profile, self.sink, state_dir=self.state_dir, options=self.options,
-                          classifier=self.classifier, on_event=self.on_event)
+                          classifier=self.classifier, on_event=self.on_event, renderer=self.renderer)
         with self._lock:
             self._current = crawler
             self.next_run_at = None

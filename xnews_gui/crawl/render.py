@@ -31,6 +31,9 @@ class RenderError(Exception):
 class Renderer(Protocol):
     def render(self, url: str, wait_for: str = "", timeout_s: float | None = None) -> str: ...
 
+    def use_cookies(self, jar) -> None:
+        """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""
+
 
 def embedded_article(text: str) -> dict | None:
     """{"title", "body", "summary", "author", "date", "image"} from the page's embedded JSON, or None."""

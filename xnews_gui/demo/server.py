@@ -6,6 +6,7 @@ import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from . import members
 from .site import DemoSite
 
 
@@ -23,6 +24,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     do_HEAD = do_GET
+
+    def do_POST(self) -> None:  # noqa: N802  (the members' login form, the one form of the site)
+        path = self.path.split("?", 1)[0]
+        length = min(int(self.headers.get("Content-Length") or 0), members.MAX_FORM_BYTES)
+        body = self.rfile.read(length) if length > 0 else b""
+        if path.rstrip("/") != members.LOGIN_PATH.rstrip("/"):
+            status, headers, body = 405, [], b""
+        else:
+            status, headers, body = members.login(self.site, body)
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def _origin(self) -> str:
         host, port = self.server.server_address[:2]

@@ -10,6 +10,7 @@ Layout (root-relative links):
     /sitemap.xml, /sitemap-<cat>.xml, /<cat>/rss.xml   sitemaps and feeds (see syndication.py)
     /js/, /js/<id>.htm             the same stories built by JavaScript only (see js_section.py)
     /thanh-vien/, /thanh-vien/<id>.htm   members only: a login form without the session cookie (members.py)
+    /dang-nhap/                         the login form (posting it sets the session cookie)
 """
 
 from __future__ import annotations
@@ -125,6 +126,8 @@ class DemoSite:
             return 200, "text/plain; charset=utf-8", syndication.robots(origin).encode()
         if path == "/thanh-vien/":
             return self._html(members.listing(self))
+        if path == members.LOGIN_PATH:
+            return self._html(members.login_page(self))
         m = re.fullmatch(r"/thanh-vien/(\d+)\.htm", path)
         if m and any(a.id == int(m.group(1)) for a in members.stories(self)):
             if not members.logged_in(cookies):

@@ -133,6 +133,8 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
             if len(jar):
                 options = replace(options, cookies=jar)
                 log(f"sending the profile's cookies: {jar.summary()}")
+    if renderer is not None and options.cookies is not None:
+        renderer.use_cookies(options.cookies)  # rendered pages are fetched logged in too
     if options.fetch_images and image_cache_limit and store.image_cache_bytes() >= image_cache_limit:
         options = replace(options, fetch_images=False)
         log("the image cache is full (see Settings): images are not fetched")
@@ -154,7 +156,7 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
     sink = StoreSink(store, profile.name, skip_categories=skip)
     if periodic:
         runner = PeriodicCrawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
-                                 on_event=on_event)
+                                 on_event=on_event, renderer=renderer)
         return CrawlHandle(store, sink, runner, periodic=True)
     sink.start_run()
     runner = Crawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,

@@ -7,8 +7,11 @@ The crawler runs in worker threads and the pages live in the Qt thread: ``render
 through a queued signal and waits for its answer. Pages share one off-the-record profile (nothing on
 disk); images, fonts, media, plugins and sub-frames are blocked (the DOM is all we want); a page is
 recycled after ``recycle_after`` loads (Chromium pages grow); each job has a time limit, after which
-the page is stopped and recycled and the job fails. The crawler sees only the ``render`` method
-(``xnews_gui.crawl.render.Renderer``): the core stays Qt-free.
+the page is stopped and recycled and the job fails. The crawler sees only the ``render`` and
+``use_cookies`` methods (``xnews_gui.crawl.render.Renderer``): the core stays Qt-free.
+
+``use_cookies(jar)`` (any thread): the profile's kept cookies (a login, a consent click) go into the
+pages' cookie store before the next load, so rendered pages are fetched logged in, as fetched ones are.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from __future__ import annotations
 import threading
 from collections import deque
 
-from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QDateTime, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtNetwork import QNetworkCookie
 from PySide6.QtWebEngineCore import (QWebEnginePage, QWebEngineProfile, QWebEngineSettings,
                                      QWebEngineUrlRequestInfo, QWebEngineUrlRequestInterceptor)
 
@@ -100,6 +104,7 @@ class _Slot(QObject):
         self.job = job
         self.waited = 0
         self.loads += 1
+        self.pool._set_cookies()  # queued in the store before the load, so the load carries them
         self.deadline.start(int(job.timeout_s * 1000))
         self.page.load(QUrl(job.url))
 
@@ -197,6 +202,9 @@ class RenderPool(QObject):
         self._free = list(self._slots)
         self._jobs: deque[_Job] = deque()
         self._closed = False
+        self._cookie_lock = threading.Lock()
+        self._pending_cookies = None  # a CookieFile not yet in the cookie store
+        self.cookies_set = 0
         self._submit.connect(self._enqueue, Qt.ConnectionType.QueuedConnection)
 
     @property
@@ -217,6 +225,29 @@ class RenderPool(QObject):
         if job.error:
             raise RenderError(job.error)
         return job.html
+
+    def use_cookies(self, jar) -> None:
+        """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""
+        with self._cookie_lock:
+            self._pending_cookies = jar
+
+    def _set_cookies(self) -> None:
+        with self._cookie_lock:
+            jar, self._pending_cookies = self._pending_cookies, None
+        if jar is None:
+            return
+        store = self.profile.cookieStore()
+        for c in jar.cookies:
+            cookie = QNetworkCookie(c.name.encode("utf-8"), c.value.encode("utf-8"))
+            cookie.setPath(c.path or "/")
+            cookie.setSecure(c.secure)
+            if c.expires:
+                cookie.setExpirationDate(QDateTime.fromSecsSinceEpoch(int(c.expires)))
+            host = c.domain.lstrip(".")
+            if c.domain.startswith("."):
+                cookie.setDomain(c.domain)  # the domain and its subdomains; host-only otherwise
+            store.setCookie(cookie, QUrl(f"{'https' if c.secure else 'http'}://{host}/"))
+            self.cookies_set += 1
 
     def close(self) -> None:
         """Fail the waiting jobs and delete the pages (before the profile, as Qt requires)."""

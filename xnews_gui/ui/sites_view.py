@@ -42,7 +42,7 @@ class SitesView(QWidget):
         self.data_dir = store.root
         self.demo = demo if demo is not None else DemoSite(store)
         self._owns_demo = demo is None
-        self.inspector = Inspector(self)
+        self.inspector = Inspector(self, data_dir=store.root)
         self.inspector.browser.startAction.connect(self._start_action)
 
         self.profiles = QListWidget(self)

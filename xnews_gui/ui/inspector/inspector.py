@@ -26,6 +26,7 @@ from .browser import BrowserPane
 from .draft import Draft, PickJob, check_rules, induce_job, label_for
 from .fetch import PageCache, inspector_pool
 from .field_bar import FieldBar
+from .login_bar import LoginBar
 from .preview import PreviewPane
 from .rule_panel import RulePanel
 from .site_bar import SiteBar
@@ -63,7 +64,7 @@ class Inspector(QWidget):
     pickFailed = Signal(str)
     inductionStarted = Signal(str)  # a pick's rule is being induced in a worker (the key)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, data_dir=None):
         super().__init__(parent)
         self.cache = PageCache()
         self.pool = inspector_pool()
@@ -90,6 +91,8 @@ class Inspector(QWidget):
         self.site_bar = SiteBar(self.cache, self.pool, self)
         self.site_bar.startUrlsEdited.connect(self.set_start_urls)
         self.site_bar.useThisPage.connect(self.use_this_page)
+        self.login_bar = LoginBar(self.browser.web_profile.cookieStore(), self.browser.url, self)
+        self.login_bar.set_data_dir(data_dir)  # where kept logins go (<data>/cookies/)
 
         self.panel = RulePanel(self)
         self.panel.ruleEdited.connect(self._rule_edited)
@@ -126,6 +129,7 @@ class Inspector(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.site_bar)
+        layout.addWidget(self.login_bar)
         layout.addWidget(self.toolbar)
         layout.addWidget(self.splitter, 1)
 
@@ -140,6 +144,7 @@ class Inspector(QWidget):
         self.bridge.invalid.connect(lambda why: self._say(f"Ignored a malformed picker message: {why}"))
         self.view.loadFinished.connect(self._load_finished)
         self.view.urlChanged.connect(lambda _url: setattr(self, "_dom_html", None))
+        self.view.urlChanged.connect(self.login_bar.refresh)
         self._say("Open a news site's list page, choose \u201cArticle links\u201d and click one article link.")
 
     # --- public API -------------------------------------------------------------------
@@ -192,6 +197,7 @@ class Inspector(QWidget):
     def rename(self, name: str) -> None:
         if self.draft:
             self.draft.profile = self.draft.profile.with_(name=name)
+            self.login_bar.show_profile(self.profile())  # a login is kept under the profile's name
 
     def start_picking(self, key: str) -> None:
         action = self.field_actions[key]
@@ -331,6 +337,7 @@ class Inspector(QWidget):
     def _changed(self) -> None:
         self._revision += 1
         self.site_bar.show_profile(self.profile())
+        self.login_bar.show_profile(self.profile())
         keys = self.draft.rows() if self.draft else []
         rules = [self.draft.rule_for(k) for k in keys] if self.draft else []
         self.panel.set_rules(list(zip(keys, rules)))
