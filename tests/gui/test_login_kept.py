@@ -81,6 +81,15 @@ def test_a_login_made_in_the_inspector_is_kept_and_the_members_section_is_crawle
     assert kept.cookies[0].expires > time.time() + 29 * 24 * 3600  # the site's 30 days, not a session cookie
     assert f"kept for {profile.name}: 1 cookie for 127.0.0.1; next expiry {expiry}" in bar.status.text()
     assert bar.forget_button.isEnabled()
+
+    # a member's article in the inspector: its raw HTML is fetched logged in too, so the rules match there
+    with qtbot.waitSignal(inspector.pickerReady, timeout=LOAD_MS):
+        click(qtbot, inspector, "ul.member-list a")
+    title_row = inspector.panel._keys.index("title")
+    qtbot.waitUntil(lambda: inspector.panel.table.item(title_row, 4).text() == "1", timeout=15_000)
+    assert not inspector.reach_bar.render.isVisible()  # no false "needs JavaScript"
+    qtbot.waitUntil(lambda: "Preview: 4 of 4 article pages fully extracted" in inspector.preview.status.text(),
+                    timeout=15_000)  # the preview's pages too
     shot(sites, "login-3-kept")
 
     summary = crawl(qtbot, crawls, profile.name)

@@ -59,6 +59,13 @@ class PageCache:
             self._pages[url] = text
         return text
 
+    def use_cookies(self, jar) -> None:
+        """Fetch with these cookies (``crawl.cookies.CookieFile``: the login made in the inspector's
+        browser) from now on; pages fetched without them are forgotten."""
+        with self._lock:
+            self._fetcher.cookies = jar
+            self._pages.clear()
+
     def clear(self) -> None:
         with self._lock:
             self._pages.clear()

@@ -16,7 +16,7 @@ from PySide6.QtCore import QTimer, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from ...core.profile import Profile
+from ...core.profile import Profile, RenderSettings
 from ...core.rules import Rule, RuleError, css_to_xpath
 from ...core.selectors import suggest_from_metadata
 from .. import workers
@@ -28,6 +28,7 @@ from .fetch import PageCache, inspector_pool
 from .field_bar import FieldBar
 from .login_bar import LoginBar
 from .preview import PreviewPane
+from .reach_bar import ReachBar, with_discovery
 from .rule_panel import RulePanel
 from .site_bar import SiteBar
 from .suggest_bar import SuggestBar
@@ -88,11 +89,16 @@ class Inspector(QWidget):
         self.suggest_box = SuggestBar(self)
         self.suggest_box.useClicked.connect(self.apply_suggestions)
 
+        self.reach_bar = ReachBar(self.pool, self)  # "this site has a sitemap", "mark render"
+        self.reach_bar.discoveryUsed.connect(self.use_discovery)
+        self.reach_bar.renderMarked.connect(self.mark_render)
+
         self.site_bar = SiteBar(self.cache, self.pool, self)
         self.site_bar.startUrlsEdited.connect(self.set_start_urls)
         self.site_bar.useThisPage.connect(self.use_this_page)
         self.login_bar = LoginBar(self.browser.web_profile.cookieStore(), self.browser.url, self)
         self.login_bar.set_data_dir(data_dir)  # where kept logins go (<data>/cookies/)
+        self.login_bar.cookiesChanged.connect(self._cookies_changed)
 
         self.panel = RulePanel(self)
         self.panel.ruleEdited.connect(self._rule_edited)
@@ -113,6 +119,7 @@ class Inspector(QWidget):
         rules_layout.addWidget(self.panel, 1)
         rules_layout.addWidget(self.status)
         rules_layout.addWidget(self.suggest_box)  # here, not above the page: showing it moves nothing under the mouse
+        rules_layout.addWidget(self.reach_bar)
         side.addWidget(rules_box)
         side.addWidget(self.preview)
         side.setSizes([300, 220])
@@ -216,6 +223,7 @@ class Inspector(QWidget):
         worker still fetching finishes on its own, and the HTTP session closes after its last fetch."""
         self.preview.shutdown()
         self.site_bar.shutdown()
+        self.reach_bar.shutdown()
         self.draft = None
         self._revision += 1  # results still on their way are dropped
         self.cache.close()
@@ -338,6 +346,7 @@ class Inspector(QWidget):
         self._revision += 1
         self.site_bar.show_profile(self.profile())
         self.login_bar.show_profile(self.profile())
+        self.reach_bar.look(self.profile(), self.browser.url())
         keys = self.draft.rows() if self.draft else []
         rules = [self.draft.rule_for(k) for k in keys] if self.draft else []
         self.panel.set_rules(list(zip(keys, rules)))
@@ -365,6 +374,7 @@ class Inspector(QWidget):
         if revision != self._revision or url != self.browser.url():
             return  # checks of older rules or of another page
         self.panel.set_checks(checks)
+        self.reach_bar.offer_render(self.draft, checks)
         self._suggestions = suggestions
         self._update_suggestions()
         if fetch_error:
@@ -373,6 +383,25 @@ class Inspector(QWidget):
 
     def _update_suggestions(self) -> None:
         self.suggest_box.offer(self._suggestions, set(self.draft.profile.fields) if self.draft else set())
+
+    @Slot(object)
+    def use_discovery(self, report) -> None:
+        """Crawl the sitemaps and feeds the site has, then follow the link rules."""
+        if self.draft is None:
+            return
+        self.draft.profile = with_discovery(self.draft.profile, report)
+        self._say(f"The crawl reads {' and '.join(self.draft.profile.discovery[:-1])} first, then follows the "
+                  "link rules (only URLs like the clicked article links are kept).")
+        self._changed()
+
+    @Slot(str)
+    def mark_render(self, wait_for: str) -> None:
+        """Crawl the article pages in an offscreen browser, waiting for ``wait_for``."""
+        if self.draft is None:
+            return
+        self.draft.profile = self.draft.profile.with_(render=RenderSettings(wait_for=wait_for))
+        self._say(f"Marked render: crawls build the article pages in an offscreen browser and wait for {wait_for}.")
+        self._changed()
 
     def apply_suggestions(self) -> list[str]:
         """Use the page's metadata for every field that has no rule yet (one click)."""
@@ -426,7 +455,16 @@ class Inspector(QWidget):
         if url != self.browser.url():
             return
         self._dom_html, self._dom_url = html, url
+        self.reach_bar.look(self.profile(), url)
         self._start_checks()
+
+    @Slot(object)
+    def _cookies_changed(self, jar) -> None:
+        """The raw HTML is fetched logged in as the browser is (else a member's page looks like a login
+        form to the checks, and every rule would "need JavaScript")."""
+        self.cache.use_cookies(jar)
+        self._start_checks()
+        self._preview_timer.start()
 
     def _say(self, text: str) -> None:
         self.status.setText(text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtNetwork import QNetworkCookie
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
@@ -53,6 +53,7 @@ def for_hosts(cookies, hosts: set[str]) -> list[Cookie]:
 class LoginBar(QWidget):
     kept = Signal(str)  # the kept cookies' summary
     forgotten = Signal()
+    cookiesChanged = Signal(object)  # CookieFile: the browser's cookies for the profile's sites changed
 
     def __init__(self, cookie_store, page_url, parent=None):
         """``cookie_store``: the browser's QWebEngineCookieStore; ``page_url()``: the page in view."""
@@ -61,6 +62,9 @@ class LoginBar(QWidget):
         self.data_dir: Path | None = None
         self._profile: Profile | None = None
         self._seen: dict[tuple[str, str, str], Cookie] = {}
+        self._last_sent: list[Cookie] = []
+        self._changes = QTimer(self, singleShot=True, interval=200)  # a page sets its cookies in a burst
+        self._changes.timeout.connect(self._announce)
         cookie_store.cookieAdded.connect(self._added)
         cookie_store.cookieRemoved.connect(self._removed)
         title = QLabel("Login:", self)
@@ -159,7 +163,14 @@ class LoginBar(QWidget):
     def refresh(self, *_args) -> None:
         self._update()
 
+    def _announce(self) -> None:
+        cookies = self.site_cookies()
+        if cookies != self._last_sent:
+            self._last_sent = cookies
+            self.cookiesChanged.emit(CookieFile(cookies))
+
     def _update(self) -> None:
+        self._changes.start()
         kept = self.kept_file()
         fresh = len(self.site_cookies()) if self._profile is not None else 0
         self.keep_button.setEnabled(fresh > 0 and self._path() is not None)
@@ -167,14 +178,14 @@ class LoginBar(QWidget):
         if self._profile is None or self.data_dir is None:
             self._say("open or start a profile to keep a login for its crawls")
         elif kept:
-            self._say(f"kept for {self._profile.name}: {kept.summary()}")
+            self._say(f"kept for {self._profile.name}: {kept.summary()}", ok=True)
         elif fresh:
             self._say(f"{fresh} cookie{'s' if fresh != 1 else ''} from this site in the browser: "
                       "keep them if you logged in or accepted a consent banner")
         else:
             self._say("none kept; if the site needs a login or a consent click, do it in the page below, then keep it")
 
-    def _say(self, text: str, warn: bool = False) -> None:
+    def _say(self, text: str, warn: bool = False, ok: bool = False) -> None:
         self.status.setText(text)
         self.status.setToolTip(text)
-        self.status.setStyleSheet("color: #b06000;" if warn else "color: palette(mid);")
+        self.status.setStyleSheet("color: #b06000;" if warn else "color: #1e8e3e;" if ok else "color: palette(mid);")
