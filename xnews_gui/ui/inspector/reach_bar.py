@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from ...core.profile import Profile
 from ...core.rules import Rule
 from ...crawl.discovery import SiteReport, discover
-from ...crawl.fetcher import Fetcher
+from ...crawl.fetcher import FetchError, Fetcher
 from .. import workers
 from .draft import label_for
 
@@ -29,10 +29,14 @@ from .draft import label_for
 def _discover_job(url: str, worker=None):
     from ..settings import Preferences
 
+    def still_wanted(_url: str) -> None:  # before each request: an aborted look ends at once
+        if worker is not None and worker.aborted:
+            raise FetchError("stopped", "the inspector moved on")
+
     crawl = Preferences.load().crawl_options()
     fetcher = Fetcher(crawl.agent(), crawl.limits, pool_size=1)
     try:
-        return url, discover(url, fetcher)
+        return url, discover(url, fetcher, check=still_wanted)
     finally:
         fetcher.close()
 
