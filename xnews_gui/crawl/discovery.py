@@ -221,9 +221,10 @@ def article_url(profile, url: str, max_length: int = 2048) -> str | None:
 
 
 def discover(url: str, fetcher: Fetcher, *, check: Callable[[str], None] | None = None,
-             count_urls: bool = True) -> SiteReport:
+             count_urls: bool = True, page_html: str | None = None) -> SiteReport:
     """What a site offers besides its links: sitemaps (robots.txt, else /sitemap.xml) and the feeds
-    the page at ``url`` announces. Qt-free; for the inspector ("this site has a sitemap / N feeds")."""
+    the page at ``url`` announces (``page_html``: that page's HTML when the caller has it, so it is not
+    fetched again). Qt-free; for the inspector ("this site has a sitemap / N feeds")."""
     report = SiteReport()
     finder = Discoverer(fetcher, check=check, limits=DiscoveryLimits(max_sitemaps=20),
                         on_error=lambda u, m: report.errors.append(f"{u}: {m}"))
@@ -240,7 +241,10 @@ def discover(url: str, fetcher: Fetcher, *, check: Callable[[str], None] | None 
             report.errors.clear()  # a missing /sitemap.xml is not an error worth showing
     if count_urls and report.sitemaps:
         report.sitemap_urls = sum(1 for _ in finder.sitemap_entries(report.sitemaps))
-    report.feeds = finder.announced_feeds([url])
+    if page_html is not None:
+        report.feeds = find_feeds(page_html, url)[: finder.limits.max_feeds]
+    else:
+        report.feeds = finder.announced_feeds([url])
     return report
 
 

@@ -89,7 +89,7 @@ class Inspector(QWidget):
         self.suggest_box = SuggestBar(self)
         self.suggest_box.useClicked.connect(self.apply_suggestions)
 
-        self.reach_bar = ReachBar(self.pool, self)  # "this site has a sitemap", "mark render"
+        self.reach_bar = ReachBar(self.pool, self.cache.fetch, self)  # "this site has a sitemap", "mark render"
         self.reach_bar.discoveryUsed.connect(self.use_discovery)
         self.reach_bar.renderMarked.connect(self.mark_render)
 
@@ -346,7 +346,6 @@ class Inspector(QWidget):
         self._revision += 1
         self.site_bar.show_profile(self.profile())
         self.login_bar.show_profile(self.profile())
-        self.reach_bar.look(self.profile(), self.browser.url())
         keys = self.draft.rows() if self.draft else []
         rules = [self.draft.rule_for(k) for k in keys] if self.draft else []
         self.panel.set_rules(list(zip(keys, rules)))
@@ -375,6 +374,7 @@ class Inspector(QWidget):
             return  # checks of older rules or of another page
         self.panel.set_checks(checks)
         self.reach_bar.offer_render(self.draft, checks)
+        self.reach_bar.look(self.profile(), url)  # after the checks: the page's raw HTML is in the cache
         self._suggestions = suggestions
         self._update_suggestions()
         if fetch_error:
@@ -455,7 +455,6 @@ class Inspector(QWidget):
         if url != self.browser.url():
             return
         self._dom_html, self._dom_url = html, url
-        self.reach_bar.look(self.profile(), url)
         self._start_checks()
 
     @Slot(object)

@@ -26,7 +26,7 @@ from .. import workers
 from .draft import label_for
 
 
-def _discover_job(url: str, worker=None):
+def _discover_job(url: str, page, worker=None):
     from ..settings import Preferences
 
     def still_wanted(_url: str) -> None:  # before each request: an aborted look ends at once
@@ -36,7 +36,7 @@ def _discover_job(url: str, worker=None):
     crawl = Preferences.load().crawl_options()
     fetcher = Fetcher(crawl.agent(), crawl.limits, pool_size=1)
     try:
-        return url, discover(url, fetcher, check=still_wanted)
+        return url, discover(url, fetcher, check=still_wanted, page_html=page(url))
     finally:
         fetcher.close()
 
@@ -79,9 +79,10 @@ class ReachBar(QWidget):
     renderMarked = Signal(str)  # the CSS selector to wait for
     discovered = Signal(object)  # SiteReport, for the start page shown
 
-    def __init__(self, pool, parent=None):
+    def __init__(self, pool, page, parent=None):
+        """``page(url)``: the raw HTML of a page, from the inspector's cache (any thread)."""
         super().__init__(parent)
-        self.pool = pool
+        self.pool, self.page = pool, page
         self.report: SiteReport | None = None
         self._report_url = ""
         self._asked_url = ""
@@ -116,7 +117,7 @@ class ReachBar(QWidget):
         if self._worker is not None:
             self._worker.abort()
         self._asked_url = url
-        worker = workers.Worker(_discover_job, url)
+        worker = workers.Worker(_discover_job, url, self.page)
         worker.signals.result.connect(lambda result, p=profile: self._found(result, p))
         worker.signals.error.connect(lambda _message: setattr(self, "_worker", None))
         self._worker = workers.start(worker, self.pool)
