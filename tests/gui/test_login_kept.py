@@ -101,3 +101,16 @@ def test_a_login_made_in_the_inspector_is_kept_and_the_members_section_is_crawle
     press(qtbot, bar.forget_button)
     assert not path.exists() and "none kept" not in bar.status.text() and bar.keep_button.isEnabled()
     crawls.shutdown()
+
+
+def test_only_the_cookies_of_the_profiles_sites_are_kept():
+    from xnews_gui.crawl.cookies import Cookie
+    from xnews_gui.ui.inspector.login_bar import for_hosts, profile_hosts
+
+    profile = Profile.from_dict({"schema": 1, "name": "bao", "start_urls": ["https://bao.vn/tin/"],
+                                 "allowed_domains": ["m.bao.vn"]})
+    jar = [Cookie("sid", "1", ".bao.vn"), Cookie("consent", "yes", "bao.vn"), Cookie("ad", "x", ".quangcao.vn"),
+           Cookie("cdn", "y", "static.bao.vn"), Cookie("sso", "z", "id.khac.vn")]
+    hosts = profile_hosts(profile, "https://bao.vn/tin/1.htm")
+    assert hosts == {"bao.vn", "m.bao.vn"}
+    assert [c.name for c in for_hosts(jar, hosts)] == ["sid", "consent", "cdn"]
