@@ -142,3 +142,24 @@ def test_a_photo_story_keeps_its_captions_and_a_short_title_is_not_hunted():
     assert "Picture 5: the crowd" in article.body_text
     short = TEMPLATE_A.format(title="Vote", body="Vote " + BODY)
     assert extract(short, "http://site.test/3", profile).body_text.startswith("Vote A long paragraph")
+
+
+def test_teaser_link_lists_and_video_fallback_text_are_not_body():
+    profile = Profile.from_json(json.dumps(CHAINED))
+    teasers = "".join(f"<li><a href='/s{i}'>Another story number {i} you may like</a></li>" for i in range(5))
+    page = TEMPLATE_A.format(title="Council votes for the new bridge", body=BODY).replace(
+        "</p>", "</p><div class='more'><h3>Read also</h3><ul>" + teasers + "</ul></div>"
+        "<video controls><source src='/v.mp4'><p>To view this video please enable JavaScript</p></video>"
+        f"<p>{BODY} See <a href='/report'>the report</a>.</p>")
+    article = extract(page, "http://site.test/4", profile)
+    assert "Another story number" not in article.body_text and "Read also" not in article.body_text
+    assert "enable JavaScript" not in article.body_text
+    assert article.body_text.count("council vote and what it means") == 12 and "the report" in article.body_text
+
+
+def test_a_link_round_up_keeps_its_links():
+    profile = Profile.from_json(json.dumps(CHAINED))
+    links = "".join(f"<li><a href='/s{i}'>Weekend reading number {i}: a long essay worth the time</a></li>"
+                    for i in range(8))
+    page = TEMPLATE_A.format(title="Links for the weekend", body="Our picks.").replace("</p>", f"</p><ul>{links}</ul>")
+    assert "Weekend reading number 7" in extract(page, "http://site.test/5", profile).body_text

@@ -201,6 +201,7 @@ def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int 
         else:  # sanitize_html of the outer HTML, without a re-parse
             copies = [_copy(el) for el in elements]
             _drop_headline(copies, title)
+            _drop_link_lists(copies)
             body_html = sanitize_elements(copies, url)
     elif rule.kind == "jsonld":
         paragraphs = [p for v in rule.apply(doc, url) for p in v.split("\n") if p.strip()]
@@ -259,25 +260,50 @@ def _element_to_text(root) -> str:
     return "\n".join(line for line in (" ".join(part.split()) for part in raw.split("\n")) if line)
 
 
-_HEADLINE_COPY = ("descendant::*[normalize-space(translate(., $nbsp, ' ')) = $title]"
-                  " | descendant::*[self::h1 or self::h2 or self::h3]"
-                  "[contains(normalize-space(translate(., $nbsp, ' ')), $title)]"
-                  "[string-length(normalize-space(.)) <= $longest]")
-
-
 def _drop_headline(roots, title: str) -> bool:
     """The body does not repeat the headline: drop, inside the body's elements, the one whose text is the
     title (or a heading holding it after a kicker). Short titles are left alone (too easily matched)."""
     if len(title) < 12:
         return False
+    word = max(title.split(), key=len)  # the rarest-looking word finds the few text nodes worth a look
+    longest = len(title) + 80
     dropped = False
     for root in roots:
-        found = root.xpath(_HEADLINE_COPY, title=title, nbsp="\u00a0", longest=len(title) + 80)
-        for el in found:
-            if el.getparent() is not None and not any(a in found for a in el.iterancestors()):
-                el.drop_tree()
-                dropped = True
+        for node in root.xpath("descendant::text()[contains(., $w)]", w=word):
+            el = node.getparent()
+            while el is not None and el is not root and len(el) <= 6:  # a headline holds few children
+                text = " ".join(el.text_content().split())
+                if len(text) > longest:
+                    break
+                if text == title or (el.tag in ("h1", "h2", "h3") and title in text):
+                    if el.getparent() is not None:
+                        el.drop_tree()
+                        dropped = True
+                    break
+                el = el.getparent()
     return dropped
+
+
+_LIST_BLOCKS = {"ul", "ol", "div", "section", "aside", "nav", "table", "dl", "footer", "header"}
+
+
+def _drop_link_lists(roots) -> None:
+    """Teaser lists inside the body ("Read also", related headlines): blocks whose text is mostly links."""
+    for root in roots:
+        whole = None  # the body's text length, measured once a list is found
+        stack = [el for el in root if isinstance(el.tag, str) and el.find(".//a") is not None]
+        while stack:
+            el = stack.pop()
+            if el.tag in _LIST_BLOCKS:
+                text = len(" ".join(el.text_content().split()))
+                if text >= 20:
+                    links = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
+                    if links > 0.5 * text:
+                        whole = whole or len(" ".join(root.text_content().split()))
+                        if text < 0.5 * whole:  # never most of the body (a link round-up stays whole)
+                            el.drop_tree()
+                            continue
+            stack.extend(c for c in el if isinstance(c.tag, str) and c.find(".//a") is not None)
 
 
 def _copy(el):

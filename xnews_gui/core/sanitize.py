@@ -30,7 +30,7 @@ ALLOWED_ATTRIBUTES = {
     "time": {"datetime"},
     "abbr": {"title"},
 }
-_HIDDEN = ("script", "style", "noscript", "template")
+_HIDDEN = ("script", "style", "noscript", "template", "video", "audio", "object")  # + media fallback text
 
 
 def prepare(fragment_el, base_url: str | None) -> None:
