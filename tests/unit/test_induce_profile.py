@@ -211,3 +211,26 @@ def test_the_tail_a_site_appends_to_og_title_is_learned_from_its_pages():
     other = _news(9, "x", og="Ferries run again-after the storm-Politicsㅣ The Daily").replace(
         "<h2 class='story-headline'>x</h2>", "")
     assert extract(other, "http://example.test/9", profile).title == "Ferries run again-after the storm"
+
+
+def _with_header(n: int) -> str:
+    paragraphs = "".join(f"<p>Paragraph {i} of story {n} tells what happened at the harbour, in enough words.</p>"
+                         for i in range(4))
+    return (f"<html><body><div class='story'><span class='dateline'>{n} April 2013 Last updated at 10:0{n} GMT</span>"
+            f"<span class='byline'>By Reporter {n}, Harbour correspondent</span>"
+            f"<h1>Headline number {n} of the harbour story</h1>{paragraphs}"
+            f"<span class='cross-head'>What comes next</span>{paragraphs}</div></body></html>")
+
+
+def test_dateline_and_byline_before_the_first_paragraph_are_not_body():
+    clicked = _with_header(1)
+    doc = parse_html(clicked)
+    notes: list[str] = []
+    profile = induce_profile({"title": [(clicked, element_xpath(doc.xpath("//h1")[0]))],
+                              "body": [(clicked, element_xpath(doc.xpath("//div[@class='story']")[0]))]},
+                             siblings=[_with_header(n) for n in (2, 3, 4)], notes=notes)
+    assert any("before the first paragraph" in n for n in notes), notes
+    got = extract(_with_header(7), "http://example.test/7", profile)
+    assert "Last updated" not in got.body_text and "Reporter 7" not in got.body_text
+    assert "What comes next" in got.body_text  # a subheading between paragraphs is the article's
+    assert got.body_text.count("Paragraph 3 of story 7") == 2

@@ -91,6 +91,34 @@ def boilerplate_blocks(container, other_texts: set[str] = frozenset()) -> list:
     return out
 
 
+_MEDIA = ("img", "picture", "video", "iframe", "svg", "figure")
+_HEADER_MAX = 150  # characters of a dateline, byline or kicker
+
+
+def header_blocks(container) -> list:
+    """Short blocks before the article's first paragraph (dateline, byline, kicker), outermost first.
+
+    What stands between the container's start and the first paragraph of article
+    text is the article's header, not its text; images there stay.
+    """
+    first = next((p for p in container.iter("p") if len(element_text(p)) >= _MIN_PARAGRAPH), None)
+    if first is None:
+        return []
+    leads_to_first = set(first.iterancestors())
+    out: list = []
+    for el in container.iterdescendants():
+        if el is first:
+            break
+        if not isinstance(el.tag, str) or el in leads_to_first or el.tag in _MEDIA:
+            continue
+        if any(a in out for a in el.iterancestors()):
+            continue
+        text = element_text(el)
+        if text and len(text) <= _HEADER_MAX and el.find(".//img") is None and el.find(".//video") is None:
+            out.append(el)
+    return out
+
+
 def block_selector(block, container_css: str) -> str | None:
     """A CSS selector for a boilerplate block, scoped to the body container."""
     ident = block.get("id")
@@ -108,5 +136,6 @@ def block_selector(block, container_css: str) -> str | None:
     return None
 
 
-__all__ = ["widen_paragraph_pick", "main_container", "boilerplate_blocks", "block_selector", "link_density",
+__all__ = ["widen_paragraph_pick", "main_container", "boilerplate_blocks", "header_blocks", "block_selector",
+           "link_density",
            "paragraph_chars", "_quote"]

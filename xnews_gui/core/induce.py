@@ -275,7 +275,30 @@ def _refine_body(pages, rule: Rule, target: _Target, sibling_docs, notes) -> lis
     if removes:
         notes.append(f"body: {len(removes)} block(s) inside the container dropped (share/related/link-dense/repeated): "
                      + ", ".join(r.selector for r in removes[:6]))
-    return removes
+    header = []
+    for block in bodyblocks.header_blocks(target.el):
+        css = bodyblocks.block_selector(block, rule.selector)
+        if not css or css in seen or not _checks(css):
+            continue
+        # on every page, what it matches is short and holds no paragraph of article text
+        matched = [m for d in [target.doc, *sibling_docs] for m in pages.select("css", css, d)]
+        if any(m is h for m in matched for h in holders) or any(
+                len(element_text(m)) > 2 * bodyblocks._HEADER_MAX or bodyblocks.paragraph_chars(m) for m in matched):
+            continue
+        seen.add(css)
+        header.append(Rule(kind="css", selector=css, take="html"))
+    if header:
+        notes.append(f"body: {len(header)} short block(s) before the first paragraph dropped (dateline, byline, "
+                     "kicker): " + ", ".join(r.selector for r in header[:6]))
+    return removes + header
+
+
+def _checks(css: str) -> bool:
+    try:
+        Rule(kind="css", selector=css).check()
+    except RuleError:
+        return False
+    return True
 
 
 def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str = "http://127.0.0.1/",
