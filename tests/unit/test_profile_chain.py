@@ -163,3 +163,29 @@ def test_a_link_round_up_keeps_its_links():
                     for i in range(8))
     page = TEMPLATE_A.format(title="Links for the weekend", body="Our picks.").replace("</p>", f"</p><ul>{links}</ul>")
     assert "Weekend reading number 7" in extract(page, "http://site.test/5", profile).body_text
+
+
+def test_sign_up_forms_and_buttons_are_not_body_but_a_page_wide_form_stays():
+    profile = Profile.from_json(json.dumps(CHAINED))
+    box = ("<form class='signup'><p>Get email updates with the day's biggest stories</p><input name='email'>"
+           "<button>Sign up</button><p>We use your sign-up to provide content in ways you consented to.</p></form>")
+    page = TEMPLATE_A.format(title="Council votes for the new bridge", body=BODY).replace("</p>", "</p>" + box)
+    article = extract(page, "http://site.test/6", profile)
+    assert "email updates" not in article.body_text and "Sign up" not in article.body_text
+    assert "council vote and what it means" in article.body_text
+    wrapped = TEMPLATE_A.format(title="Council votes for the new bridge", body=BODY).replace(
+        "<div class=\"story-text\">", "<div class=\"story-text\"><form id='aspnetForm'>").replace("</p></div>", "</p></form></div>")
+    assert extract(wrapped, "http://site.test/7", profile).body_text.count("council vote and what it means") == 6
+
+
+def test_the_main_text_fallback_keeps_links_but_not_teaser_lists_or_the_headline():
+    profile = Profile.from_dict(CHAINED)
+    teasers = "<ul>" + "".join(f"<li><strong>Health {i}:</strong> <a href='/s{i}.html'>Another story number {i} "
+                               "you may like</a></li>" for i in range(5)) + "</ul>"
+    paragraphs = [f"<p>{BODY} Paragraph {i}, see <a href='/r{i}.html'>report {i}</a>.</p>" for i in range(4)]
+    page = ("<html><body><main><article><h1 class='headline'>A title that is long enough</h1>"
+            + "".join(paragraphs[:2]) + teasers + "".join(paragraphs[2:]) + "</article></main></body></html>")
+    art = extract(page, "http://site.test/f", profile)
+    assert art.fallbacks and "Paragraph 3" in art.body_text
+    assert "Another story number" not in art.body_text and "A title that is long enough" not in art.body_text
+    assert 'href="http://site.test/r3.html"' in art.body_html

@@ -148,7 +148,7 @@ def _body_fallback(article, text, url, expect, value, problems):
     root = _fragment(html)
     if root is None:
         return value, problems
-    if _drop_headline([root], article.title):
+    if _drop_headline([root], article.title) | _drop_link_lists([root]):
         html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
     body_text = _element_to_text(root)
@@ -271,6 +271,14 @@ def _drop_headline(roots, title: str) -> bool:
     for root in roots:
         for node in root.xpath("descendant::text()[contains(., $w)]", w=word):
             el = node.getparent()
+            in_root = el.getparent() is root if node.is_tail else el is root
+            if in_root and " ".join(node.split()) == title:  # bare text (a sanitised-away <h1>): clear it
+                if node.is_tail:
+                    el.tail = " "
+                else:
+                    el.text = " "
+                dropped = True
+                continue
             while el is not None and el is not root and len(el) <= 6:  # a headline holds few children
                 text = " ".join(el.text_content().split())
                 if len(text) > longest:
@@ -287,8 +295,9 @@ def _drop_headline(roots, title: str) -> bool:
 _LIST_BLOCKS = {"ul", "ol", "div", "section", "aside", "nav", "table", "dl", "footer", "header"}
 
 
-def _drop_link_lists(roots) -> None:
+def _drop_link_lists(roots) -> bool:
     """Teaser lists inside the body ("Read also", related headlines): blocks whose text is mostly links."""
+    dropped = False
     for root in roots:
         whole = None  # the body's text length, measured once a list is found
         stack = [el for el in root if isinstance(el.tag, str) and el.find(".//a") is not None]
@@ -302,8 +311,10 @@ def _drop_link_lists(roots) -> None:
                         whole = whole or len(" ".join(root.text_content().split()))
                         if text < 0.5 * whole:  # never most of the body (a link round-up stays whole)
                             el.drop_tree()
+                            dropped = True
                             continue
             stack.extend(c for c in el if isinstance(c.tag, str) and c.find(".//a") is not None)
+    return dropped
 
 
 def _copy(el):

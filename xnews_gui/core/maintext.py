@@ -26,7 +26,7 @@ def main_text_html(html: str, url: str | None = None) -> str:
     import trafilatura
 
     try:
-        out = trafilatura.extract(html, url=url, output_format="html", include_images=True,
+        out = trafilatura.extract(html, url=url, output_format="html", include_images=True, include_links=True,
                                   include_comments=False, include_tables=True, favor_precision=True)
     except Exception as exc:  # a third-party parser on untrusted input: never let it crash a crawl
         _log.debug("main-text fallback failed on %s: %s", url, exc)

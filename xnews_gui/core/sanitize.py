@@ -45,6 +45,7 @@ def prepare(fragment_el, base_url: str | None) -> None:
             continue
         node.tail = " " + (node.tail or "")  # "foo<script/>bar" reads "foo bar", as element_text does
         node.drop_tree()
+    _drop_controls(fragment_el)
     for img in fragment_el.iter("img"):
         real = image_source(img)
         if real != (img.get("src") or ""):
@@ -64,6 +65,29 @@ def prepare(fragment_el, base_url: str | None) -> None:
             fragment_el.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
         except (ValueError, TypeError):
             pass
+
+
+_CONTROLS = ("form", "button", "select", "textarea")
+
+
+def _drop_controls(root) -> None:
+    """Forms and buttons (newsletter sign-up boxes, "Show more") do nothing offline and are not article text.
+
+    A form holding most of the fragment (a page-wide ASP.NET form around the content) stays.
+    """
+    found = [n for n in root.iter(*_CONTROLS) if n is not root]
+    if not found:
+        return
+    whole = len(root.text_content())
+    dropped: set = set()
+    for node in found:
+        if any(a in dropped for a in node.iterancestors()):
+            continue
+        if node.tag == "form" and 2 * len(node.text_content()) > whole:
+            continue
+        dropped.add(node)
+        node.tail = " " + (node.tail or "")
+        node.drop_tree()
 
 
 def _unwrap_noscript_image(node) -> bool:
