@@ -8,6 +8,7 @@ script/style/iframe, no ``on*`` attributes, only http(s) URLs.
 from __future__ import annotations
 
 from html import escape
+from urllib.parse import urljoin
 
 import lxml.html
 import nh3
@@ -61,10 +62,29 @@ def prepare(fragment_el, base_url: str | None) -> None:
         # applies it even with resolve_base_href=False (its rewrite_links resolves by default)
         for base in list(fragment_el.iter("base")):
             base.drop_tree()
+        _absolute_links(fragment_el, base_url)
+
+
+# The only URL attributes the allow-list keeps: the others are dropped anyway.
+_KEPT_LINKS = {"a": "href", "img": "src"}
+
+
+def _absolute_links(fragment_el, base_url: str) -> None:
+    """lxml's ``make_links_absolute(base_url, handle_failures="discard")`` for the links that
+    survive the allow-list (a@href, img@src), at a third of its cost (it visits every URL attribute
+    and CSS url() of every element)."""
+    for el in fragment_el.iter("a", "img"):
+        name = _KEPT_LINKS[el.tag]
+        link = el.get(name)
+        if link is None:
+            continue
         try:
-            fragment_el.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
-        except (ValueError, TypeError):
-            pass
+            new = urljoin(base_url, link.strip())
+        except (ValueError, TypeError):  # a malformed URL: the link goes, as lxml's "discard" does
+            del el.attrib[name]
+            continue
+        if new != link:
+            el.set(name, new)
 
 
 _CONTROLS = ("form", "button", "select", "textarea")

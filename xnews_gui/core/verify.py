@@ -35,8 +35,12 @@ def agreement(a: str, b: str) -> float:
 
 def _shares(value: str) -> tuple[float, float]:
     n = max(1, len(value))
-    digits = sum(ch.isdigit() for ch in value)
-    punct = sum(1 for ch in value if not ch.isalnum() and not ch.isspace())
+    digits = punct = 0
+    for token in value.split():  # whitespace is neither; a word of letters only holds neither either
+        if token.isalpha():
+            continue
+        digits += sum(map(str.isdigit, token))
+        punct += len(token) - sum(map(str.isalnum, token))
     return digits / n, punct / n
 
 

@@ -1,0 +1,39 @@
+"""The cheap paths of the per-page extraction give exactly what the plain definitions give."""
+
+from html import escape
+
+import lxml.html
+import pytest
+
+from xnews_gui.core.sanitize import _clean, sanitize_html
+from xnews_gui.core.verify import _shares
+
+BASE = "https://news.example.vn/thoi-su/bai-viet.html"
+LINKS = ["/a/b.htm", "c.htm", "  spaced.htm  ", "//cdn.example.vn/x.png", "http://other.example/y",
+         "http://[bad", "javascript:alert(1)", "data:image/png;base64,AAAA", "?page=2", "#top", "",
+         "HTTPS://Upper.example/Z?", "../../up.htm", "mailto:a@b.vn", "https://x.vn/a b"]
+
+
+@pytest.mark.parametrize("link", LINKS)
+def test_absolute_links_match_lxml_make_links_absolute(link):
+    html = (f'<p><a href="{escape(link)}" title="t">a</a> <img src="{escape(link)}" alt="i">'
+            f'<blockquote cite="{escape(link)}">q</blockquote><a name="n">plain</a></p>')
+    reference = lxml.html.fragment_fromstring(html, create_parent="div")
+    reference.make_links_absolute(BASE, resolve_base_href=False, handle_failures="discard")
+    expected = _clean("".join(lxml.html.tostring(c, encoding="unicode") for c in reference))
+    assert sanitize_html(html, BASE) == expected
+
+
+def _plain_shares(value):
+    n = max(1, len(value))
+    digits = sum(ch.isdigit() for ch in value)
+    punct = sum(1 for ch in value if not ch.isalnum() and not ch.isspace())
+    return digits / n, punct / n
+
+
+@pytest.mark.parametrize("value", [
+    "", " ", "Hà Nội", "Giá vàng tăng 2,5% (lên 78,9 triệu/lượng)!", "x²³ ١٢٣ Ⅻ ½", "a_b\u00a0c\u2028d\te",
+    "“Trích dẫn” — đoạn… ©2024", "e-mail: ai@bao.vn\n#tag $100",
+])
+def test_shares_match_the_plain_definition(value):
+    assert _shares(value) == _plain_shares(value)
