@@ -264,3 +264,36 @@ def test_a_long_session_hands_over_to_a_fresh_page_and_renderer(qtbot, store, mo
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not any(shiboken6.isValid(p) for p in pages[:-1])  # the old pages (and their profiles) are gone
     qtbot.waitUntil(lambda: renderer_processes() <= processes, timeout=10000)  # and so are their renderers
+
+
+def test_showing_reads_nothing_on_the_gui_thread_and_the_newest_request_wins(qtbot, store):
+    """The article is read and its page built in a worker (a crawl's threads would make the GUI thread
+    wait for the GIL at every SQL step); of requests made meanwhile only the newest is shown, and a
+    clear() made after a request is not undone when that request's article arrives."""
+    ids = [store_raw(store, url=f"http://news.test/q-{k}.htm", title=f"Tin số {k}", content_hash=f"q{k}",
+                     body_html=f"<p>Đoạn {k}</p>") for k in range(4)]
+    reader = ReaderView(store)
+    qtbot.addWidget(reader)
+    reader.show()
+    shown: list[int] = []
+    reader.pageReady.connect(shown.append)
+    statements: list[str] = []
+    store.db.connection().set_trace_callback(statements.append)  # this (GUI) thread's connection
+    try:
+        with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == ids[2]):
+            for aid in ids[:3]:  # three quick J presses, each before the last one's page is ready
+                reader.show_article(aid)
+            assert reader.asked_id == ids[2] and reader.article is None
+        assert reader.article["id"] == ids[2]
+        assert run_js(qtbot, reader.page, "document.querySelector('h1').innerText") == "Tin số 2"
+        assert ids[1] not in shown  # superseded before its page was built: never shown
+
+        reader.show_article(ids[3])
+        reader.clear("Cleared.")  # e.g. a search excluded the article meanwhile
+        qtbot.wait(300)
+        qtbot.waitUntil(lambda: not reader._preparing, timeout=5000)
+        assert reader.article is None and reader.asked_id is None and ids[3] not in shown
+    finally:
+        store.db.connection().set_trace_callback(None)
+    assert statements == []
+    qtbot.waitUntil(lambda: store.get_article(ids[2]).read, timeout=5000)  # marked read, in the background

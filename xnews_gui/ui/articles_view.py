@@ -181,8 +181,7 @@ class ArticlesView(QWidget):
         self._open(index.data(ID_ROLE))
 
     def _open(self, article_id: int | None) -> None:
-        shown = self.reader.article
-        if article_id is not None and (shown is None or shown["id"] != article_id):
+        if article_id is not None and article_id != self.reader.asked_id:
             self.reader.show_article(article_id, mark_read=Preferences.load().mark_read_on_open)
 
     def step(self, delta: int) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWebEngineCore import QWebEngineLoadingInfo
 from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
@@ -13,7 +13,7 @@ from ..core.sanitize import image_urls
 from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store import Store
 from ..store.repo import article_dict
-from . import icons, store_ops
+from . import icons, store_ops, workers
 from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
 from .topic_display import NO_TOPIC, declined, no_topic_reason
 from .reader_page import build_page, empty_page, reader_css
@@ -34,8 +34,16 @@ class ReaderView(QWidget):
         self.store = store
         self._css = reader_css()
         self._article: dict | None = None
-        self._loading_url = QUrl()
+        self._labels: list[str] = sorted(DISPLAY_NAMES, key=str.casefold)  # the topic box's choices
+        self._request = 0  # bumped by every show or clear: only the newest request's article is shown
+        self._next: tuple[int, int, bool] | None = None  # (request, id, mark read) waiting for the worker
+        self._asked_id: int | None = None  # the article shown or on its way
+        self._preparing = False
+        self._loading_url = QUrl()  # the newest page asked for
         self._loading_id = 0
+        self._navigating = QUrl()  # the load under way (empty: none); a newer page waits for its end
+        self._nav_timeout = QTimer(self, singleShot=True, interval=3000)  # ...but never for long
+        self._nav_timeout.timeout.connect(lambda: self._load_ended(self._navigating))
         self._closed = False
         self.view = QWebEngineView(self)
         self.page: ReaderPage | None = None
@@ -87,6 +95,7 @@ class ReaderView(QWidget):
         self.view.setPage(page)
         self.page = page
         self.loads = 0
+        self._navigating = QUrl()  # the new page has no load under way
         if old is not None and shiboken6.isValid(old):
             old.loadingChanged.disconnect(self._loading_changed)
             old.deleteLater()  # its profile, scheme handler and guard go with it
@@ -114,6 +123,8 @@ class ReaderView(QWidget):
 
     # --- showing ----------------------------------------------------------------
     def clear(self, message: str = "Select an article to read it here.") -> None:
+        self._request += 1  # an article still being read is not shown after this
+        self._next, self._asked_id = None, None
         self._article = None
         for key in ("read", "star", "open", "copy"):
             self.actions_[key].setEnabled(False)
@@ -121,27 +132,53 @@ class ReaderView(QWidget):
         self.category.setCurrentText("")
         self._load(empty_page(message, self._css), 0)
 
-    def show_article(self, article_id: int, mark_read: bool = True) -> bool:
-        row = self.store.get_article(article_id)
-        if row is None:
-            self.clear("This article is no longer stored.")
-            return False
-        article = article_dict(row)
-        article["user_label"] = row.user_label
-        if declined(article["category"], article.get("confidence"), row.user_label):
-            text = "\n".join(filter(None, (article["title"], article["summary"], row.body_text)))
-            article["topic_note"] = no_topic_reason(text, article.get("confidence"))
-        if mark_read and not row.read:
+    def show_article(self, article_id: int, mark_read: bool = True) -> None:
+        """Show a stored article. It is read and its page built in a worker (SQL and HTML parsing on
+        the GUI thread wait for the GIL while a crawl runs); pageReady(article_id) says it is shown.
+        Requests made meanwhile are not queued: the newest one is shown next."""
+        self._request += 1
+        self._next = (self._request, article_id, mark_read)
+        self._asked_id = article_id
+        if not self._preparing:
+            self._prepare_next()
+
+    @property
+    def asked_id(self) -> int | None:
+        """The article shown, or asked for and on its way."""
+        return self._asked_id
+
+    def _prepare_next(self) -> None:
+        if self._next is None or self._closed:
+            return
+        request, article_id, mark_read = self._next
+        self._next, self._preparing = None, True
+        workers.run_in_background(
+            prepare_article, self.store, article_id, self._css,
+            on_result=lambda prepared: self._prepared(request, article_id, mark_read, prepared),
+            on_error=lambda message: self._prepared(request, article_id, mark_read, message))
+
+    def _prepared(self, request: int, article_id: int, mark_read: bool, prepared) -> None:
+        self._preparing = False
+        if self._closed or not shiboken6.isValid(self):
+            return
+        if request == self._request:
+            if prepared is None:
+                self.clear("This article is no longer stored.")
+            elif isinstance(prepared, str):
+                self.clear(f"This article could not be shown: {prepared}")
+            else:
+                self._show_prepared(*prepared, mark_read=mark_read)
+        self._prepare_next()
+
+    def _show_prepared(self, article: dict, html: str, labels: list[str], *, mark_read: bool) -> None:
+        article_id = article["id"]
+        if mark_read and not article["read"]:
             article["read"] = True
             store_ops.write(self.store.set_flags, article_id, read=True, owner=self,
                             on_done=lambda _: self.articleChanged.emit(article_id))
-        self._article = article
-        sources = image_urls(article["body_html"]) + ([article["image"]] if article["image"] else [])
-        local = local_image_source(self.store, sources)
-        html = build_page(article, local.get, self._css)
+        self._article, self._labels = article, labels
         self._load(html, article_id)
         self._sync_actions()
-        return True
 
     def _load(self, html: str, article_id: int) -> None:
         if self._closed or not shiboken6.isValid(self.page):
@@ -151,14 +188,36 @@ class ReaderView(QWidget):
         self.loads += 1
         self._loading_url = self._handler.put_page(html)
         self._loading_id = article_id
+        if self._navigating.isEmpty():
+            self._navigate()
+
+    def _navigate(self) -> None:
+        """One load at a time: a setUrl made while another load is starting can be dropped by
+        QtWebEngine (the older page then shows and pageReady never comes), so the newest page
+        asked for is loaded when the current load ends."""
+        self._nav_timeout.stop()
+        if self._closed or not shiboken6.isValid(self.page):
+            return
+        self._navigating = self._loading_url
+        self._nav_timeout.start()
         self.view.setUrl(self._loading_url)
 
     def _loading_changed(self, info: QWebEngineLoadingInfo) -> None:
+        status = info.status()
+        if status == QWebEngineLoadingInfo.LoadStatus.LoadStartedStatus:
+            return
         # judged by the URL the finished load was for: loadFinished of a superseded page can arrive
         # after the next page was requested, when page.url() already names the new one
-        if (info.status() == QWebEngineLoadingInfo.LoadStatus.LoadSucceededStatus
-                and info.url() == self._loading_url):
+        if status == QWebEngineLoadingInfo.LoadStatus.LoadSucceededStatus and info.url() == self._loading_url:
             self.pageReady.emit(self._loading_id)
+        if info.url() == self._navigating:
+            self._load_ended(info.url())
+
+    def _load_ended(self, url: QUrl) -> None:
+        self._nav_timeout.stop()
+        self._navigating = QUrl()
+        if self._loading_url != url:  # a newer page was asked for meanwhile
+            self._navigate()
 
     @property
     def article(self) -> dict | None:
@@ -177,11 +236,12 @@ class ReaderView(QWidget):
         self.actions_["read"].setText("Mark unread" if a["read"] else "Mark read")
         self.actions_["star"].setText("Unstar" if a["starred"] else "Star")
         self.actions_["star"].setIcon(icons.named("star-filled" if a["starred"] else "star"))
-        labels = set(self.store.distinct_values("category")) | set(DISPLAY_NAMES)
-        labels |= {a["category"]} if a["category"] else set()
+        labels = self._labels
+        if a["category"] and a["category"] not in labels:
+            labels = sorted([*labels, a["category"]], key=str.casefold)
         self.category.blockSignals(True)
         self.category.clear()
-        for label in sorted(labels, key=str.casefold):  # shown in Vietnamese, stored as the label
+        for label in labels:  # shown in Vietnamese, stored as the label
             self.category.addItem(display_name(label), label)
         self.category.setCurrentText(display_name(a.get("user_label") or a.get("category") or ""))
         self.category.blockSignals(False)
@@ -231,3 +291,20 @@ class ReaderView(QWidget):
                 self.show_article(article_id, mark_read=False)
 
         store_ops.write(self.store.set_user_label, article_id, label, owner=self, on_done=saved)
+
+
+def prepare_article(store: Store, article_id: int, css: str) -> tuple[dict, str, list[str]] | None:
+    """(worker) The article, its reader page and the topic box's labels; None if it is gone."""
+    row = store.get_article(article_id)
+    if row is None:
+        return None
+    article = article_dict(row)
+    article["user_label"] = row.user_label
+    if declined(article["category"], article.get("confidence"), row.user_label):
+        text = "\n".join(filter(None, (article["title"], article["summary"], row.body_text)))
+        article["topic_note"] = no_topic_reason(text, article.get("confidence"))
+    sources = image_urls(article["body_html"]) + ([article["image"]] if article["image"] else [])
+    html = build_page(article, local_image_source(store, sources).get, css)
+    labels = set(store.distinct_values("category")) | set(DISPLAY_NAMES)
+    labels |= {article["category"]} if article["category"] else set()
+    return article, html, sorted(labels, key=str.casefold)
