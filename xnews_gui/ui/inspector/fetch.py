@@ -49,15 +49,15 @@ class PageCache:
         try:
             result = fetch_html(self._fetcher, url)
             text = decode_html(result.body, result.content_type)[0]
+            with self._lock:
+                self._pages[url] = text  # before the fetcher may close: once closed, every page read is here
+            return text
         finally:
             with self._lock:
                 self._in_flight -= 1
                 last = self._closing and self._in_flight == 0
             if last:
                 self._close_fetcher()
-        with self._lock:
-            self._pages[url] = text
-        return text
 
     def use_cookies(self, jar) -> None:
         """Fetch with these cookies (``crawl.cookies.CookieFile``: the login made in the inspector's
