@@ -75,18 +75,22 @@ def test_degraded_field_on_the_crawl_card_and_the_sites_list(qtbot, store, two_l
     store.save_profile(profile.with_(name="calm"), reason="saved in inspector")  # never crawled
     win = MainWindow(store)
     qtbot.addWidget(win)
-    win.crawl.preferences = lambda: Preferences(delay_s=0.0)
+    win.crawl.preferences = lambda: Preferences(delay_s=0.05)  # slow enough to watch the card while it runs
     win.resize(1280, 800)
     win.show()
     win.show_tab("crawl")
     win.crawl.set_checked(["twolayouts"])
-    with qtbot.waitSignal(win.crawl.sessionFinished, timeout=90000) as finished:
-        click(win.crawl.start_button)
-    summary = finished.args[1]
+    click(win.crawl.start_button)
+    session, card = win.crawl.sessions["twolayouts"], win.crawl.cards["twolayouts"]
+    qtbot.waitUntil(lambda: "body" in card.degraded.fields or not session.is_active(), timeout=90000)
+    assert session.is_active(), "the card says a field degraded while the crawl still runs"
+    assert card.degraded.fields["body"].header.text().startswith("\u26a0 body degraded on ")
+    qtbot.waitUntil(lambda: not session.is_active() and session.summary is not None, timeout=90000)
+    summary = session.summary
     failed, checked = summary["degraded_counts"]["body"]
     assert checked == 30 and failed >= 5
 
-    card = win.crawl.cards["twolayouts"]
+    qtbot.waitUntil(lambda: card.degraded.fields["body"].header.text().endswith(" of the last 30 pages"), timeout=5000)
     warning = card.degraded.fields["body"]
     assert not card.degraded.isHidden() and "title" not in card.degraded.fields
     assert warning.header.text() == f"\u26a0 body degraded on {failed} of the last 30 pages"

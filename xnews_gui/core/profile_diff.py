@@ -27,6 +27,9 @@ MAX_TEXT = 160
 class Change:
     where: str  # "body", "article links", "crawl settings", ...
     text: str  # one readable line
+    before: str = ""  # for a replaced value: the old and the new, as in ``text`` (the GUI colours them)
+    after: str = ""
+    label: str = ""  # what was replaced ("rule 1", "delay_s")
 
     def __str__(self) -> str:
         return f"{self.where}: {self.text}"
@@ -80,7 +83,8 @@ def _rule_list_changes(where: str, label: str, old: list, new: list) -> list[Cha
         elif b is None:
             out.append(Change(where, f"{n} removed: {describe_rule(a)}"))
         else:
-            out.append(Change(where, f"{n}: {describe_rule(a)} \u2192 {describe_rule(b)}"))
+            before, after = describe_rule(a), describe_rule(b)
+            out.append(Change(where, f"{n}: {before} \u2192 {after}", before, after, n))
     return out
 
 
@@ -140,7 +144,7 @@ def _dict_changes(label: str, old, new) -> list[Change]:
             if old.get(key) != new.get(key):
                 before = _short(old[key]) if key in old else "(not set)"
                 after = _short(new[key]) if key in new else "(not set)"
-                out.append(Change(label, f"{key}: {before} \u2192 {after}"))
+                out.append(Change(label, f"{key}: {before} \u2192 {after}", before, after, key))
         return out
     return [Change(label, f"{_short(old) if old is not None else '(none)'} \u2192 {_short(new) if new is not None else '(none)'}")]
 

@@ -28,6 +28,14 @@ NUMBER_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("Version", "Saved", "Why")
 
 
+def _change_html(change) -> str:
+    """A replaced value as old (red, struck through) -> new (green); other changes as their line."""
+    if not change.label:
+        return escape(change.text)
+    return (f"{escape(change.label)}: <span style='color:#b3261e; text-decoration:line-through'>"
+            f"{escape(change.before)}</span> \u2192 <span style='color:#1e7e34'>{escape(change.after)}</span>")
+
+
 class ProfileHistory(QDialog):
     """Non-modal: ``ProfileHistory(store, name, parent).show()``; ``reverted(name)`` after a revert landed."""
 
@@ -135,7 +143,7 @@ class ProfileHistory(QDialog):
             self.diff_view.setHtml(f"<p>Version {number} and the current profile are the same.</p>")
             return
         rows = "".join(f"<tr><td style='padding-right:10px'><b>{escape(c.where)}</b></td>"
-                       f"<td>{escape(c.text)}</td></tr>" for c in changes)
+                       f"<td>{_change_html(c)}</td></tr>" for c in changes)
         self.diff_view.setHtml(f"<p>From version {number} to the current profile "
                                f"(version {self.current_number()}): {len(changes)} change(s)</p>"
                                f"<table cellspacing='3'>{rows}</table>")
