@@ -52,9 +52,11 @@ class Versions:
         return number
 
     def profile_history(self, name: str) -> list[ProfileVersion]:
-        """The kept versions of a profile, newest first (empty for an unknown name)."""
-        return list(ProfileVersion.select().where(ProfileVersion.profile == name)
-                    .order_by(ProfileVersion.number.desc()))
+        """The kept versions of a profile, newest first (empty for an unknown name): number, at and
+        reason only (``json`` is None; ``profile_version`` reads one version's JSON)."""
+        return list(ProfileVersion.select(ProfileVersion.id, ProfileVersion.profile, ProfileVersion.number,
+                                          ProfileVersion.at, ProfileVersion.reason)
+                    .where(ProfileVersion.profile == name).order_by(ProfileVersion.number.desc()))
 
     def profile_version(self, name: str, number: int) -> ProfileVersion | None:
         return ProfileVersion.get_or_none((ProfileVersion.profile == name) & (ProfileVersion.number == number))

@@ -92,7 +92,7 @@ class ProfileHistory(QDialog):
         """Re-read the versions (newest first); keep or set the selected version."""
         keep = select if select is not None else self.selected_number()
         versions = self.store.profile_history(self.name)
-        self._json = {v.number: v.json for v in versions}
+        self._json: dict[int, str] = {}  # version -> its JSON, read when first needed
         self.table.blockSignals(True)
         self.table.setRowCount(len(versions))
         for row, v in enumerate(versions):
@@ -118,12 +118,18 @@ class ProfileHistory(QDialog):
     def current_number(self) -> int | None:
         return self.table.item(0, 0).data(NUMBER_ROLE) if self.table.rowCount() else None
 
+    def version_json(self, number: int) -> str:
+        if number not in self._json:
+            version = self.store.profile_version(self.name, number)
+            self._json[number] = version.json if version is not None else ""
+        return self._json[number]
+
     def _profiles(self) -> tuple[Profile, Profile] | None:
         number = self.selected_number()
         if number is None or self.current_number() is None:
             return None
         try:
-            return Profile.from_json(self._json[number]), Profile.from_json(self._json[self.current_number()])
+            return Profile.from_json(self.version_json(number)), Profile.from_json(self.version_json(self.current_number()))
         except ProfileError as exc:
             self.diff_view.setPlainText(f"This version cannot be read: {exc}")
             return None
@@ -152,7 +158,7 @@ class ProfileHistory(QDialog):
         number, current = self.selected_number(), self.current_number()
         if number is None or current is None:
             return
-        lines = difflib.unified_diff(self._json[number].splitlines(), self._json[current].splitlines(),
+        lines = difflib.unified_diff(self.version_json(number).splitlines(), self.version_json(current).splitlines(),
                                      f"version {number}", f"version {current} (current)", lineterm="", n=2)
         self.diff_view.setPlainText("\n".join(lines) or "The JSON texts are the same.")
 
