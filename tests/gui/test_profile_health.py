@@ -138,6 +138,13 @@ def test_degraded_field_on_the_crawl_card_and_the_sites_list(qtbot, store, two_l
     calm = sites.profiles.findItems("calm", Qt.MatchFlag.MatchExactly)[0]
     assert calm.toolTip() == "" and calm.icon().isNull()  # a profile never crawled carries no warning
     shot(sites.profiles.parentWidget(), "sites-list-degraded")
+
+    win.show_tab("crawl")  # "Open in Sites": the failing page, with the crawl's profile open to fix it
+    sites.open_profile("calm")
+    click(warning.sites_button)
+    assert win.tabs.currentIndex() == TABS.index("sites")
+    assert sites.name_edit.text() == "twolayouts" and sites.inspector.profile().name == "twolayouts"
+    qtbot.waitUntil(lambda: sites.inspector.browser.url() == urls[1], timeout=15000)
     win.crawl.shutdown()
     win.sites.shutdown()
 

@@ -30,7 +30,7 @@ from .settings import Preferences
 class CrawlView(QWidget):
     articlesStored = Signal(list)  # ids of new articles, in batches
     sessionFinished = Signal(str, dict)  # profile name, summary
-    pageChosen = Signal(str, str)  # a card's failing page: URL, "reader" | "sites" (SessionCard.pageChosen)
+    pageChosen = Signal(str, str, str)  # a card's failing page: profile, URL, "reader" | "sites"
 
     def __init__(self, store: Store, parent=None, *, classifier_loader: Callable | None = None,
                  preferences: Callable[[], Preferences] = Preferences.load):
@@ -278,7 +278,7 @@ class CrawlView(QWidget):
             card = SessionCard(name)
             card.pauseToggled.connect(self._toggle_pause)
             card.stopClicked.connect(lambda n: self.sessions[n].stop() if n in self.sessions else None)
-            card.pageChosen.connect(self.pageChosen)
+            card.pageChosen.connect(lambda url, where, n=name: self.pageChosen.emit(n, url, where))
             self.cards[name] = card
             self.cards_layout.insertWidget(0, card)
             self.empty_label.hide()

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QLabel, QListWidget, QPushButton, QToolButton, QVBoxLayout, QWidget,
+    QAbstractItemView, QHBoxLayout, QLabel, QListWidget, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget,
 )
 
 WARN = "#b9770e"
@@ -46,6 +46,17 @@ def last_crawl_notes(store) -> dict[str, str]:
         if lines:
             notes[name] = f"Last crawl ({_local(run.started)}): " + "; ".join(lines.values())
     return notes
+
+
+def mark_degraded_items(profiles: QListWidget, notes: dict[str, str]) -> None:
+    """In a list of profile names: a warning icon, amber text and the note as tooltip where there is a note."""
+    warn = profiles.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+    for row in range(profiles.count()):
+        item = profiles.item(row)
+        if notes.get(item.text()):
+            item.setIcon(warn)
+            item.setForeground(QColor(WARN))
+            item.setToolTip(notes[item.text()])
 
 
 class FieldWarning(QWidget):

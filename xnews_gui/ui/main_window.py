@@ -76,8 +76,9 @@ class MainWindow(QMainWindow):
     def show_tab(self, name: str) -> None:
         self.tabs.setCurrentIndex(TABS.index(name))
 
-    def open_page(self, url: str, where: str = "reader") -> None:
-        """A page of a crawl: its stored article in the reader, else (or when asked) the page in Sites."""
+    def open_page(self, profile: str, url: str, where: str = "reader") -> None:
+        """A page of a crawl: its stored article in the reader, else (or when asked) the page in Sites
+        with the crawl's profile open (to fix its rules there)."""
         article_id = self.store.article_id_for_url(url) if where == "reader" else None
         if article_id is not None:
             self.show_tab("articles")
@@ -86,7 +87,7 @@ class MainWindow(QMainWindow):
         if where == "reader":
             self.statusBar().showMessage("That page was not stored as an article: it opens in the Sites tab.", 8000)
         self.show_tab("sites")
-        self.sites.load_url(url)
+        self.sites.show_page_of(profile, url)
 
     # --- menus ------------------------------------------------------------------------------------
     def _action(self, menu, text: str, slot, shortcut=None, icon: str | None = None) -> QAction:

@@ -6,10 +6,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSizePolicy, QSplitter,
-    QStyle, QVBoxLayout, QWidget,
+    QVBoxLayout, QWidget,
 )
 
 from ..core.profile import Profile, ProfileError
@@ -17,7 +16,7 @@ from ..paths import BUNDLED_PROFILES
 from ..services.profiles import read_profile_file
 from ..store import Store
 from . import store_ops
-from .degraded_box import WARN, last_crawl_notes
+from .degraded_box import WARN, last_crawl_notes, mark_degraded_items
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
@@ -164,16 +163,8 @@ class SitesView(QWidget):
         self.refresh(select=name)
 
     def _mark_degraded(self) -> None:
-        """Profiles whose last crawl found degraded fields: a warning icon, the numbers as tooltip."""
         self._notes = last_crawl_notes(self.store)
-        warn = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-        for row in range(self.profiles.count()):
-            item = self.profiles.item(row)
-            note = self._notes.get(item.text())
-            if note:
-                item.setIcon(warn)
-                item.setForeground(QColor(WARN))
-                item.setToolTip(note)
+        mark_degraded_items(self.profiles, self._notes)
         self._show_health()
 
     def _show_health(self) -> None:
@@ -204,7 +195,14 @@ class SitesView(QWidget):
     def load_url(self, url: str) -> None:
         self.inspector.load_url(url)
 
-    def open_profile(self, name: str) -> Profile | None:
+    def show_page_of(self, name: str, url: str) -> None:
+        """A page of profile ``name`` (e.g. one where a field failed), in the inspector with that profile open."""
+        if self.name_edit.text().strip() == name and self.inspector.profile() is not None:
+            self.load_url(url)  # the profile is open already: keep its draft
+        elif self.open_profile(name, url) is None:
+            self.load_url(url)
+
+    def open_profile(self, name: str, url: str = "") -> Profile | None:
         # the demo profile points at the demo site, started here (on another port when 8765 is taken)
         profile = self.demo.profile() if name == DEMO_PROFILE else self.store.load_profile(name)
         if profile is None:
@@ -212,8 +210,8 @@ class SitesView(QWidget):
             return None
         self.name_edit.setText(profile.name)
         self.inspector.set_profile(profile)
-        if profile.start_urls:
-            self.inspector.load_url(profile.start_urls[0])
+        if url or profile.start_urls:
+            self.inspector.load_url(url or profile.start_urls[0])
         self._message(f"Opened {name}: {len(profile.fields)} field rules.")
         return profile
 
