@@ -20,6 +20,7 @@ from xnews_gui.core.selectors import (
     locate,
     suggest_from_metadata,
 )
+from xnews_gui.demo.site import DemoSite
 
 PAGE = """<html><head><title>t</title></head><body>
 <div id="wrap-8f3a9c" class="container">
@@ -193,7 +194,8 @@ def test_metadata_suggestions_on_the_demo_article(demo_server):
     sugg = suggest_from_metadata(html)
     assert set(sugg) >= {"title", "summary", "image", "date"}
     assert sugg["title"].apply(html) == [element_text(doc.cssselect("h1")[0])]
-    assert sugg["date"].apply(html) == ["2026-11-28T14:55:00+07:00"]
+    newest = max(DemoSite().articles, key=lambda a: a.published)
+    assert href == newest.path and sugg["date"].apply(html) == [newest.published.isoformat() + "+07:00"]
 
 
 def test_metadata_itemprop_and_jsonld():

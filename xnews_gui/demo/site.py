@@ -29,10 +29,14 @@ from pathlib import Path
 from string import Template
 
 from ..paths import RESOURCES
-from . import js_section, members, syndication
+from . import js_section, members, prose, syndication
 
 TEMPLATES = RESOURCES / "demo_site"
 PAGE_SIZE = 5
+# (section, round of a wire copy) -> round of the original, older (a higher round is older): a news
+# agency's story that other desks ran again later, trimmed: true near-duplicates ("2 sources",
+# "3 sources" in the Articles table); every other story of the demo is told once
+WIRE_COPIES = {("thoi-su", 2): 7, ("the-gioi", 1): 9, ("the-gioi", 5): 9, ("kinh-doanh", 3): 8}
 _WEEKDAYS = ["Thứ hai", "Thứ ba", "Thứ tư", "Thứ năm", "Thứ sáu", "Thứ bảy", "Chủ nhật"]
 
 
@@ -49,6 +53,7 @@ class DemoArticle:
     author: str
     published: datetime
     image: str
+    story: int = 0  # id of the article that first told this story (its own id, or the original of a wire copy)
 
     @property
     def path(self) -> str:
@@ -74,6 +79,7 @@ class DemoSite:
         # image, JSON-LD metadata, share/newsletter boxes inside the body)
         self.second_template = second_template
         self.corpus = json.loads((TEMPLATES / "corpus.json").read_text(encoding="utf-8"))
+        self.stories = prose.load()
         self._t = {name: Template((TEMPLATES / f"{name}.html").read_text(encoding="utf-8"))
                    for name in ("layout", "article", "article_v2", "listing", "item")}
 
@@ -82,31 +88,60 @@ class DemoSite:
     def articles(self) -> list[DemoArticle]:
         rng = random.Random(self.seed)
         out: list[DemoArticle] = []
+        stories: dict[tuple[str, int], dict] = {}  # written ahead: an original that a newer wire copy needs
+        told: set[tuple[str, str]] = set()
         start = datetime(2026, 11, 28, 18, 0)
+        sections = self.corpus["categories"]
         n = 0
         for i in range(self.per_category):
-            for cat in self.corpus["categories"]:
+            for c, cat in enumerate(sections):
                 n += 1
-                subject = rng.choice(cat["subjects"])
-                action = rng.choice(cat["actions"])
-                place = rng.choice(self.corpus["places"])
-                title = f"{subject[0].upper()}{subject[1:]} {action} tại {place}"
-                details = rng.sample(cat["details"], k=len(cat["details"]))
-                summary = f"{details[0]} Sự kiện diễn ra tại {place} và thu hút sự quan tâm của dư luận."
-                paragraphs = tuple(
-                    f"{d} Theo ghi nhận của phóng viên tại {place}, {subject.lower()} {action} (bài số {n})."
-                    if j == 0 else d
-                    for j, d in enumerate(details[1:])
-                )
+                original = WIRE_COPIES.get((cat["slug"], i))
+                if original is not None and original < self.per_category:
+                    if (cat["slug"], original) not in stories:
+                        stories[(cat["slug"], original)] = self._story(rng, cat, told)
+                    told_first = stories[(cat["slug"], original)]
+                    desk = sum(1 for k, v in WIRE_COPIES.items() if v == original and k[0] == cat["slug"] and k[1] < i)
+                    story = {**told_first, "title": f"{told_first['place']}: {told_first['headline']}",
+                             "author": self.stories["wire"]["author"],
+                             "paragraphs": prose.wire_copy(told_first["paragraphs"], self.stories, told_first["place"],
+                                                           desk),
+                             "story": 1000 + original * len(sections) + c + 1}
+                else:
+                    story = stories.pop((cat["slug"], i), None) or self._story(rng, cat, told)
+                    story["story"] = 1000 + n
+                paragraphs = story["paragraphs"]
                 inline = tuple(sorted(rng.sample(range(1, len(paragraphs) - 1), k=1 + (n % 2))))
                 out.append(DemoArticle(
                     id=1000 + n, cat_slug=cat["slug"], cat_name=cat["name"], topic=cat["topic"],
-                    title=title, summary=summary, paragraphs=paragraphs, inline_images=inline,
-                    author=rng.choice(self.corpus["authors"]),
+                    title=story["title"], summary=story["summary"], paragraphs=paragraphs, inline_images=inline,
+                    author=story["author"],
                     published=start - timedelta(hours=3 * n + rng.randint(0, 2), minutes=rng.randint(0, 59)),
-                    image=f"/images/a{1000 + n}-0.png",
+                    image=f"/images/a{1000 + n}-0.png", story=story["story"],
                 ))
         return out
+
+    def _story(self, rng: random.Random, cat: dict, told: set[tuple[str, str]]) -> dict:
+        """One story of a section: a headline not told before, its lede, text and author."""
+        for _ in range(100):  # a headline not used yet, while there are some left
+            subject, action = rng.choice(cat["subjects"]), rng.choice(cat["actions"])
+            if (subject, action) not in told:
+                break
+        told.add((subject, action))
+        places = self.stories["categories"][cat["slug"]].get("places", self.corpus["places"])
+        place = rng.choice(places)
+        headline = f"{subject[0].upper()}{subject[1:]} {action}"
+        slots = prose.article_slots(rng, self.stories, cat["slug"], subject, action, place, places)
+        return {"headline": headline, "place": place, "title": f"{headline} tại {place}",
+                "summary": prose.summary(rng, slots), "paragraphs": prose.paragraphs(rng, self.stories, cat["slug"], slots),
+                "author": rng.choice(self.corpus["authors"])}
+
+    def stories_told_twice(self) -> list[set[str]]:
+        """Paths of the articles that tell one story (a wire copy with its original), per story."""
+        told: dict[int, set[str]] = {}
+        for a in self.articles:
+            told.setdefault(a.story, set()).add(a.path)
+        return [paths for paths in told.values() if len(paths) > 1]
 
     def category_articles(self, slug: str) -> list[DemoArticle]:
         return sorted((a for a in self.articles if a.cat_slug == slug), key=lambda a: a.published, reverse=True)
