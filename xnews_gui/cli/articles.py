@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..store.repo import article_dict
-from .common import CliError
+from .common import CliError, count, positive
 
 
 def _export_formats():
@@ -22,7 +22,7 @@ def register(sub) -> None:
     y = asub.add_parser("list", help="list articles, newest first")
     y.add_argument("--profile")
     y.add_argument("--category")
-    y.add_argument("--limit", type=int, default=20)
+    y.add_argument("--limit", type=positive, default=20)
     y.set_defaults(func=cmd_articles_list, needs_db=True)
     y = asub.add_parser("show", help="show one article as JSON")
     y.add_argument("id", type=int)
@@ -31,7 +31,7 @@ def register(sub) -> None:
 
     x = sub.add_parser("search", help="full-text search over titles, summaries and bodies")
     x.add_argument("query", nargs="+")
-    x.add_argument("--limit", type=int, default=20)
+    x.add_argument("--limit", type=positive, default=20)
     x.set_defaults(func=cmd_search, needs_db=True)
 
     x = sub.add_parser("export", help="export stored articles")
@@ -39,7 +39,7 @@ def register(sub) -> None:
     x.add_argument("-o", "--output", help="file to write (default: standard output for jsonl/csv)")
     x.add_argument("--profile")
     x.add_argument("--query", help="only articles matching this full-text query")
-    x.add_argument("--limit", type=int, default=0, help="at most this many (0 = all)")
+    x.add_argument("--limit", type=count, default=0, help="at most this many (0 = all)")
     x.add_argument("--skip-duplicates", action="store_true",
                    help="one article per story: leave out near-duplicates of an article already exported")
     x.set_defaults(func=cmd_export, needs_db=True)

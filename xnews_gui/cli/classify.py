@@ -68,10 +68,29 @@ class _NeedsDb(argparse.Action):
 
 
 # --- train ---------------------------------------------------------------------------------
+def check_train_options(args) -> None:
+    """Refuse impossible settings before any corpus is read (one line each, exit code 2)."""
+    from .common import CliError
+
+    if not args.C > 0:
+        raise CliError(f"--C must be a number above 0 (got {args.C:g}); smaller means stronger regularisation")
+    if not 0 < args.test_fraction < 1:
+        raise CliError(f"--test-fraction must lie between 0 and 1, e.g. 0.2 (got {args.test_fraction:g})")
+    if args.min_df < 1:
+        raise CliError(f"--min-df must be at least 1 document (got {args.min_df})")
+    if args.max_features < 0:
+        raise CliError(f"--max-features must be 0 (keep all terms) or more (got {args.max_features})")
+    if args.limit_per_label is not None and args.limit_per_label < 1:
+        raise CliError(f"--limit-per-label must be at least 1 (got {args.limit_per_label})")
+    if args.corpus and not Path(args.corpus).exists():
+        raise CliError(f"no corpus at {args.corpus}: expected a folder <topic>/<file>.txt or a .tar.xz")
+
+
 def cmd_train(args) -> int:
     if not args.corpus and not args.from_db:
         print("error: give --corpus DIR and/or --from-db", file=sys.stderr)
         return 2
+    check_train_options(args)
     cache = Path(args.cache) if args.cache else Path(args.data_dir) / "cache" / "corpora"
     train_docs: list[corpus.Doc] = []
     test_docs = None
@@ -175,11 +194,15 @@ def cmd_evaluate(args) -> int:
 
 
 # --- classify ------------------------------------------------------------------------------------
-def _expand(paths: list[str]) -> list[Path]:
-    out = []
+def _expand(paths: list[str]) -> tuple[list[Path], list[str]]:
+    """(files to classify, folders that hold no .txt file)."""
+    out, empty = [], []
     for p in map(Path, paths):
-        out.extend(sorted(q for q in p.rglob("*.txt") if q.is_file()) if p.is_dir() else [p])
-    return out
+        found = sorted(q for q in p.rglob("*.txt") if q.is_file()) if p.is_dir() else [p]
+        if not found:
+            empty.append(str(p))
+        out.extend(found)
+    return out, empty
 
 
 def cmd_classify(args) -> int:
@@ -200,7 +223,10 @@ def cmd_classify(args) -> int:
         print(f"article:{article.id}\t{_shown(prediction)}")
         if args.save:
             args.store.set_category(article.id, label, confidence)
-    files = _expand(args.paths)
+    files, empty = _expand(args.paths)
+    for folder in empty:
+        print(f"error: {folder}: a folder with no .txt file in it", file=sys.stderr)
+        status = 1
     batch = 256
     for i in range(0, len(files), batch):
         chunk, texts = [], []

@@ -14,6 +14,37 @@ class CliError(RuntimeError):
     """An error for the user: printed as one line, exit code 2."""
 
 
+def describe_os_error(exc: OSError) -> str:
+    """A file system error as a user reads it: what went wrong, with which path."""
+    name = exc.filename
+    if isinstance(exc, FileNotFoundError):
+        return f"file not found: {name}"
+    if isinstance(exc, PermissionError):
+        return f"permission denied: {name}"
+    if isinstance(exc, IsADirectoryError):
+        return f"is a folder, not a file: {name}"
+    if isinstance(exc, NotADirectoryError):
+        return f"not a folder: {name}"
+    if isinstance(exc, FileExistsError):
+        return f"{name} already exists and is not a folder"
+    return f"{name}: {exc.strerror}" if name and exc.strerror else str(exc)
+
+
+def count(text: str) -> int:
+    """A whole number >= 0 (argparse type)."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return int(text)
+
+
+def positive(text: str) -> int:
+    """A whole number >= 1 (argparse type)."""
+    value = count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
 def port_number(text: str) -> int:
     value = int(text) if text.strip().lstrip("-").isdigit() else -1
     if not 0 <= value <= 65535:
@@ -23,6 +54,8 @@ def port_number(text: str) -> int:
 
 def read_text(path: Path) -> str:
     data = read_file(path, MAX_PROFILE_BYTES, "profile")
+    if not data.strip():
+        raise CliError(f"{path} is empty: expected a profile (JSON)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -32,7 +65,9 @@ def read_text(path: Path) -> str:
 def profile_argument(name_or_file: str, store: Store) -> Profile:
     """A stored profile by name, or a profile JSON file."""
     path = Path(name_or_file)
-    if name_or_file.endswith(".json") or path.is_file():
+    if path.is_dir() and store.load_profile(name_or_file) is None:  # a folder of that name may sit in the cwd
+        raise CliError(f"{path} is a folder: give a stored profile's name or a profile JSON file")
+    if not path.is_dir() and (name_or_file.endswith(".json") or path.is_file()):
         return Profile.from_json(read_text(path))
     profile = store.load_profile(name_or_file)
     if profile is None:

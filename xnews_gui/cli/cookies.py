@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import CliError, profile_argument
+from .common import CliError, describe_os_error, profile_argument
 
 
 def register(sub) -> None:
@@ -38,6 +38,8 @@ def cmd_cookies(args) -> int:
         else:
             path.unlink(missing_ok=True)
             print(f"{profile.name}: cookies forgotten")
-    except (CookieError, FileRefused, OSError) as exc:
+    except (CookieError, FileRefused) as exc:
         raise CliError(f"cookies: {exc}") from None
+    except OSError as exc:
+        raise CliError(f"cookies: {describe_os_error(exc)}") from None
     return 0

@@ -7,21 +7,7 @@ import sys
 import threading
 import time
 
-from .common import profile_argument
-
-
-def count(text: str) -> int:
-    """A whole number >= 0."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
-    return int(text)
-
-
-def positive(text: str) -> int:
-    value = count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+from .common import count, positive, profile_argument
 
 
 def seconds(text: str) -> float:

@@ -19,6 +19,8 @@ def cmd_demo_site(args) -> int:
     from ..demo.site import dump
 
     if args.dump:
+        if Path(args.dump).exists() and not Path(args.dump).is_dir():
+            raise CliError(f"{args.dump} exists and is not a folder: --dump writes a folder of pages")
         n = dump(DemoSite(), Path(args.dump))
         print(f"wrote {n} pages to {args.dump}")
         return 0

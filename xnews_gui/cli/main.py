@@ -11,13 +11,20 @@ from ..core.profile import ProfileError
 from ..core.rules import RuleError
 from ..paths import DataDirError, data_dir, ensure_writable
 from . import articles, classify, cookies, crawl, demo, extract, profiles, scale
-from .common import CliError
+from .common import CliError, describe_os_error
 
 COMMAND_GROUPS = [profiles, extract, articles, demo, crawl, cookies, classify, scale]  # in the order --help lists them
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose mistakes read like the commands' own errors: one line, exit code 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="xnews",
         description="XNews: build site profiles by clicking, crawl, classify and read news offline. "
         "With no command, the desktop app opens.",
@@ -68,13 +75,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _describe(exc: Exception) -> str:
-    if isinstance(exc, FileNotFoundError):
-        return f"file not found: {exc.filename}"
-    if isinstance(exc, PermissionError):
-        return f"permission denied: {exc.filename}"
-    if isinstance(exc, IsADirectoryError):
-        return f"is a folder, not a file: {exc.filename}"
-    return str(exc)
+    return describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
 
 
 def open_store(root: Path):

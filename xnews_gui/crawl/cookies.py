@@ -13,6 +13,7 @@ what goes out, until it expires.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import time
@@ -92,17 +93,25 @@ class CookieFile:
     def import_text(text: str) -> list[Cookie]:
         """Cookies from our JSON list or from a browser's cookies.txt (Netscape format)."""
         stripped = text.lstrip()
-        if stripped.startswith("["):
+        if stripped.startswith(("[", "{")):
             try:
                 rows = json.loads(stripped)
             except ValueError as exc:
                 raise CookieError(f"not a JSON list of cookies: {exc}") from None
+            if isinstance(rows, dict):  # Playwright's storage state: {"cookies": [...], "origins": [...]}
+                rows = rows.get("cookies")
+                if not isinstance(rows, list):
+                    raise CookieError("a JSON object without a \"cookies\" list: expected a JSON list of cookies "
+                                      "(as cookie-editor extensions export them) or a browser's cookies.txt")
             out = []
             for i, row in enumerate(rows[:MAX_COOKIES]):
                 if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "value", "domain")):
                     raise CookieError(f"cookie {i + 1}: needs name, value and domain (text)")
+                expires = row.get("expires", row.get("expirationDate"))  # the extensions' name for it
                 out.append(Cookie(row["name"], row["value"], row["domain"], str(row.get("path") or "/"),
-                                  float(row.get("expires") or 0), bool(row.get("secure", False))))
+                                  _expiry(expires, f"cookie {i + 1}"), bool(row.get("secure", False))))
+            if not out:
+                raise CookieError("the JSON list holds no cookies")
             return out
         out = []
         for number, line in enumerate(text.splitlines(), 1):
@@ -114,11 +123,8 @@ class CookieFile:
             if len(parts) != 7:
                 raise CookieError(f"line {number}: a cookies.txt line has 7 tab-separated fields")
             domain, _sub, path, secure, expires, name, value = parts
-            try:
-                expiry = float(expires or 0)
-            except ValueError:
-                raise CookieError(f"line {number}: the expiry is not a number") from None
-            out.append(Cookie(name, value, domain, path or "/", expiry, secure.upper() == "TRUE"))
+            out.append(Cookie(name, value, domain, path or "/", _expiry(expires, f"line {number}"),
+                              secure.upper() == "TRUE"))
             if len(out) >= MAX_COOKIES:
                 break
         if not out:
@@ -161,3 +167,12 @@ def looks_like_login(text: str) -> bool:
     """A page that asks for a password (a login form) instead of showing an article."""
     head = text[:200_000]
     return bool(_PASSWORD.search(head.encode("utf-8", "ignore"))) and bool(_LOGIN_WORDS.search(head))
+
+
+def _expiry(value, where: str) -> float:
+    """Seconds since the epoch; 0 for a session cookie (none given, or -1 as Playwright writes it)."""
+    try:
+        expiry = float(value or 0)
+    except (TypeError, ValueError):
+        raise CookieError(f"{where}: the expiry is not a number") from None
+    return expiry if math.isfinite(expiry) and expiry > 0 else 0.0

@@ -36,8 +36,10 @@ class ImportReport:
 
 def import_files(files: list[Path], store, default_profile: str | None = None) -> ImportReport:
     for path in files:
+        if path.is_dir():
+            raise ImportError_(f"{path} is a folder: give the JSON-lines files in it (e.g. {path / '*.jsonl'})")
         if not path.is_file():
-            raise ImportError_(f"file not found: {path}")
+            raise ImportError_(f"file not found: {path}" if not path.exists() else f"{path} is not a regular file")
     if default_profile is not None and not _plain(default_profile):
         raise ImportError_(f"{default_profile!r} is not a profile name")
     report = ImportReport()
