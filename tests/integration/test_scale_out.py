@@ -3,6 +3,7 @@ alone (parity with the desktop crawl) and as two workers sharing a real Redis se
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -28,11 +29,30 @@ from .scale_helpers import (LoggedDemoSite, RedisServer, copy_profile, export_pr
 pytestmark = pytest.mark.slow
 
 POLITE_DELAY = 0.1  # seconds between two requests to the site, over all workers
+ROBOTS_DELAY = 0.3  # the Crawl-delay of the second demo site's robots.txt
+
+
+class CrawlDelaySite(LoggedDemoSite):
+    """The demo site whose robots.txt asks for a Crawl-delay."""
+
+    def render(self, path: str, *args, **kwargs):
+        status, ctype, body = super().render(path, *args, **kwargs)
+        if path == "/robots.txt":
+            body = body.replace(b"Disallow: /private/\n", f"Disallow: /private/\nCrawl-delay: {ROBOTS_DELAY}\n".encode())
+        return status, ctype, body
 
 
 @pytest.fixture(scope="module")
 def site():
     logged = LoggedDemoSite()
+    server = DemoServer(port=0, site=logged).start()
+    yield server, logged
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def delayed_site():
+    logged = CrawlDelaySite()
     server = DemoServer(port=0, site=logged).start()
     yield server, logged
     server.stop()
@@ -54,15 +74,23 @@ def newsim():
 
 
 @pytest.fixture(scope="module")
-def setup(site, newsim, tmp_path_factory):
-    """One exported project (profiles 'demo', 'demo-polite' and, with the simulator, 'newsim'), one
-    venv without PySide6 with the project's requirements installed, and the desktop crawls' articles."""
+def setup(site, delayed_site, newsim, tmp_path_factory):
+    """One exported project (profiles 'demo', 'demo-polite', 'demo-sitemap', 'demo-feeds', 'demo-robots'
+    and, with the simulator, 'newsim'), one venv without PySide6 with the project's requirements
+    installed, and the desktop crawls' articles."""
     server, _ = site
     folder = tmp_path_factory.mktemp("scale")
     fast = copy_profile(PROFILES / "demo.json", folder / "demo.json", start_urls=[server.url])
     polite = copy_profile(PROFILES / "demo.json", folder / "demo-polite.json", name="demo-polite",
                           start_urls=[server.url], crawl={"delay_s": POLITE_DELAY, "concurrency": 4})
-    profiles = [fast, polite]
+    articles_only = {"articles": json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))["links"]["articles"]}
+    by_sitemap = copy_profile(PROFILES / "demo.json", folder / "demo-sitemap.json", name="demo-sitemap",
+                              start_urls=[server.url], discovery=["sitemap"], links=articles_only)
+    by_feeds = copy_profile(PROFILES / "demo.json", folder / "demo-feeds.json", name="demo-feeds",
+                            start_urls=[server.url], discovery=["feeds"], links=articles_only)
+    robots = copy_profile(PROFILES / "demo.json", folder / "demo-robots.json", name="demo-robots",
+                          start_urls=[delayed_site[0].url], crawl={"delay_s": 0, "concurrency": 4, "max_pages": 10})
+    profiles = [fast, polite, by_sitemap, by_feeds, robots]
     if newsim:
         profiles.append(copy_profile(REPO / "benchmarks" / "newsim_profile.json", folder / "newsim.json",
                                      start_urls=[newsim], crawl={"concurrency": 2}))
@@ -75,7 +103,7 @@ def setup(site, newsim, tmp_path_factory):
     model = TopicClassifier.load(BUNDLED_MODEL)
     desktop = desktop_articles(fast, folder / "state", model)
     assert len(desktop) == 72
-    sim = desktop_articles(profiles[2], folder / "state-sim", model) if newsim else None
+    sim = desktop_articles(profiles[-1], folder / "state-sim", model) if newsim else None
     return {"project": project, "python": python, "desktop": desktop, "folder": folder, "newsim": sim}
 
 
@@ -201,6 +229,59 @@ def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
     by_url = {i["url"]: i for i in items}  # a page being written when killed may come twice: the store dedups
     same_articles(list(by_url.values()), setup["desktop"])
     assert redis_server.client.zcard("xnews:demo-polite:queue") == 0
+
+
+@pytest.mark.parametrize("profile, source", [("demo-sitemap", "/sitemap"), ("demo-feeds", "/rss.xml")])
+def test_a_worker_discovers_articles_by_sitemap_or_feeds(setup, site, tmp_path, profile, source):
+    """A profile without list links: the worker reads the site's sitemaps (robots.txt -> index ->
+    section sitemaps) or the feeds its start page announces, and gets every article, nothing else."""
+    _, logged = site
+    start = len(logged.log)
+    out = tmp_path / "items.jsonl"
+    proc = start_worker(setup["python"], setup["project"], profile, out)
+    wait_all([proc])
+    log = out.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    same_articles(read_items(out), setup["desktop"])
+    paths = [p for _, p in logged.log[start:]]
+    assert any(source in p for p in paths), paths[:10]
+    sections = {p for p in paths if p.endswith("/") and p != "/" or "/trang-" in p}
+    assert not sections, f"list pages fetched: {sorted(sections)[:5]}"  # no link rules followed
+    assert "'xnews/listed_not_articles'" in log  # section pages / the partner's story were left out
+
+
+def test_robots_crawl_delay_spaces_the_requests(setup, delayed_site, tmp_path):
+    """robots.txt asks for a Crawl-delay longer than the profile's (0): the worker keeps it."""
+    server, logged = delayed_site
+    start = len(logged.log)
+    out = tmp_path / "robots.jsonl"
+    proc = start_worker(setup["python"], setup["project"], "demo-robots", out)
+    wait_all([proc])
+    log = out.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    netloc = server.url.split("/")[2]
+    assert f"robots.txt of {netloc} asks for {ROBOTS_DELAY:.2f} s between requests" in log
+    pages = [t for t, p in logged.log[start:] if p != "/robots.txt"]
+    assert len(pages) >= 8
+    gaps = sorted(b - a for a, b in zip(pages, pages[1:]))
+    assert gaps[len(gaps) // 2] >= ROBOTS_DELAY * 0.95, f"median gap {gaps[len(gaps) // 2]:.3f} s"
+    assert sum(1 for g in gaps if g < ROBOTS_DELAY / 2) <= 1, gaps
+
+
+def test_robots_crawl_delay_holds_over_a_cluster(setup, delayed_site, redis_server, tmp_path):
+    """Two workers sharing a frontier keep the site's Crawl-delay between them, not each."""
+    _, logged = delayed_site
+    start = len(logged.log)
+    outs = [tmp_path / "c1.jsonl", tmp_path / "c2.jsonl"]
+    procs = [start_worker(setup["python"], setup["project"], "demo-robots", out, f"XNEWS_REDIS_URL={redis_server.url}")
+             for out in outs]
+    wait_all(procs)
+    assert [p.returncode for p in procs] == [0, 0], outs[0].with_suffix(".log").read_text(errors="replace")[-3000:]
+    pages = [t for t, p in logged.log[start:] if p != "/robots.txt"]
+    assert len(pages) >= 12
+    gaps = sorted(b - a for a, b in zip(pages, pages[1:]))
+    assert gaps[len(gaps) // 2] >= ROBOTS_DELAY * 0.95, f"median gap {gaps[len(gaps) // 2]:.3f} s"
+    assert sum(1 for g in gaps if g < ROBOTS_DELAY / 2) <= 2, gaps
 
 
 def test_scrapyd_deploy_and_schedule(setup, tmp_path):

@@ -53,3 +53,17 @@ def page_links(profile: Profile, html: str, url: str, *, max_url_length: int = M
     lists = [u for u, _ in follow(doc, url, profile.lists, domains, max_url_length=max_url_length)
              if u != here and u not in taken] if profile.lists else []
     return articles, lists
+
+
+def article_url(profile: Profile, url: str, max_url_length: int = MAX_URL_LENGTH) -> str | None:
+    """The canonical URL if it is in the profile's scope and matches its article URL pattern
+    (``links.articles`` allow/deny), else None: for URLs listed by sitemaps and feeds."""
+    try:
+        link = canonical(url)
+    except (UrlError, ValueError):
+        return None
+    if len(link) > max_url_length or not in_scope(link, profile.allowed_domains):
+        return None
+    if profile.articles is not None and not profile.articles.accepts(link):
+        return None
+    return link

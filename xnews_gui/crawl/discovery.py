@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 
-from ..core.urls import UrlError, canonical, in_scope
+from ..core.links import article_url  # noqa: F401 - the crawl's queueing imports it from here
 from .feeds import FeedError, find_feeds, parse_feed
 from .fetcher import FetchError, Fetcher
 from .sitemaps import SitemapError, parse_sitemap
@@ -204,20 +204,6 @@ class Discoverer:
             elif mode == "feeds":
                 feeds = list(profile.feeds) + self.announced_feeds(list(profile.start_urls))
                 yield from self.feed_entries(feeds, since)
-
-
-def article_url(profile, url: str, max_length: int = 2048) -> str | None:
-    """The canonical URL if it is in the profile's scope and matches its article URL pattern
-    (``links.articles`` allow/deny), else None."""
-    try:
-        link = canonical(url)
-    except (UrlError, ValueError):
-        return None
-    if len(link) > max_length or not in_scope(link, profile.allowed_domains):
-        return None
-    if profile.articles is not None and not profile.articles.accepts(link):
-        return None
-    return link
 
 
 def discover(url: str, fetcher: Fetcher, *, check: Callable[[str], None] | None = None,

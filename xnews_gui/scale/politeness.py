@@ -4,7 +4,8 @@ A request may start when its site's next free moment (in Redis, on the server's 
 come: one atomic script either takes the moment (free = now + delay) and lets the request go,
 or answers how long to wait, and the request asks again then. Taking the moment at the last
 instant, not reserving a future one, keeps a worker that was busy parsing from sending a
-request late, right on top of another worker's. Without a shared
+request late, right on top of another worker's. The delay is the profile's, or the site's
+robots.txt Crawl-delay when that is longer (``XNewsSpider.crawl_delays``). Without a shared
 frontier, or with a delay of 0, this does nothing: Scrapy's own DOWNLOAD_DELAY applies.
 """
 
@@ -32,7 +33,7 @@ class ClusterPoliteness:
         self.url = settings.get("XNEWS_REDIS_URL")
         self.delay_ms = int(settings.getfloat("XNEWS_DELAY", 0.0) * 1000)
         self.take = None
-        if self.url and self.delay_ms > 0:
+        if self.url:  # the profile's delay, or a robots.txt Crawl-delay learnt at the start
             from .frontier import redis_client
 
             self.take = redis_client(self.url).register_script(TAKE)
@@ -46,10 +47,15 @@ class ClusterPoliteness:
             return None
         profile = getattr(self.crawler.spider, "profile", None)
         name = profile.name if profile is not None else "default"
-        key = f"xnews:{name}:next:{urlsplit(request.url).netloc}"
+        netloc = urlsplit(request.url).netloc
+        key = f"xnews:{name}:next:{netloc}"
         frontier = getattr(self.crawler.spider, "frontier", None)
+        crawl_delay = getattr(self.crawler.spider, "crawl_delays", {}).get(netloc, 0.0)  # robots.txt's
+        delay_ms = max(self.delay_ms, int(crawl_delay * 1000))
+        if delay_ms <= 0:
+            return None
         while True:
-            wait_ms = int(self.take(args=[key, self.delay_ms]))
+            wait_ms = int(self.take(args=[key, delay_ms]))
             if frontier is not None:
                 frontier.round_trips += 1
             if wait_ms <= 0:

@@ -5,24 +5,30 @@
 
 List pages give article and list links (the profile's link rules), article pages are extracted
 with the desktop's ``extract()``; the topic is added by ``pipelines.TopicPipeline``. The crawl
-order follows the profile's strategy through request priorities.
+order follows the profile's strategy through request priorities. As on the desktop, a profile's
+``discovery`` also reads sitemaps and feeds (``sources.py``), and robots.txt's Crawl-delay raises
+the delay between requests to its site.
 """
 
 from __future__ import annotations
 
 import random
+from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.http import TextResponse
+from scrapy.utils.defer import maybe_deferred_to_future
 
 from ..core.encoding import decode_html
 from ..core.extract import extract
-from ..core.links import page_links
+from ..core.links import article_url, page_links
 from ..core.profile import Profile
 from ..core.urls import UrlError, canonical
-from . import packaged
+from . import packaged, sources
 
 KIND, DEPTH, SCORE = "xnews_kind", "xnews_depth", "xnews_score"
+LINKS, FEEDS = "xnews_links", "xnews_feeds"  # on a start page: follow its links / read its announced feeds
+SOURCE_PRIORITY = 1_000_000  # sitemaps and feeds before pages: they are what the pages come from
 # orders Scrapy can follow with priorities; the in-memory orders of the desktop (importance,
 # pagerank) need scores that change while URLs wait, and are crawled best-first here
 FIFO_ORDERS = {"bfs", "best_first", "focused", "random", "importance", "pagerank"}
@@ -48,6 +54,7 @@ class XNewsSpider(scrapy.Spider):
             raise ValueError("choose a profile: scrapy crawl xnews -a profile=NAME")
         self.profile_arg = profile
         self.frontier = None  # the shared frontier when one is used (it sets itself here)
+        self.crawl_delays: dict[str, float] = {}  # netloc -> robots.txt's Crawl-delay (seconds)
         self.items_in_flight: dict[int, scrapy.Request] = {}
 
     @classmethod
@@ -62,15 +69,62 @@ class XNewsSpider(scrapy.Spider):
         return spider
 
     async def start(self):
-        skipped = [mode for mode in getattr(self.profile, "discovery", ("links",)) if mode != "links"]
-        if skipped:  # sitemaps and feeds are read by the desktop crawl only, for now
-            self.logger.warning("profile %s: discovery by %s is not done by Scrapy workers; following its "
-                                "link rules from the start URLs", self.profile.name, " and ".join(skipped))
-        for url in self.profile.start_urls:
-            try:
-                yield self.follow(canonical(url), "list", 0, 1.0)
-            except UrlError as exc:
-                self.logger.error("bad start URL %s: %s", url, exc)
+        modes = tuple(getattr(self.profile, "discovery", ("links",)) or ("links",))
+        robots = {site: await self.read_robots(site)
+                  for site in dict.fromkeys(sources.origin(u) for u in self.profile.start_urls)}
+        self.crawl_delays = {urlsplit(site).netloc: r.crawl_delay for site, r in robots.items() if r.crawl_delay}
+        self.apply_crawl_delays()
+        if "sitemap" in modes:
+            for url in sources.sitemap_roots(self.profile, robots):
+                yield self.source(url, "sitemap", 0)
+        if "feeds" in modes:
+            for url in self.profile.feeds:
+                yield self.source(url, "feed", 0)
+        if "links" in modes or "feeds" in modes:  # start pages: their links, their announced feeds
+            for url in self.profile.start_urls:
+                try:
+                    request = self.follow(canonical(url), "list", 0, 1.0)
+                except UrlError as exc:
+                    self.logger.error("bad start URL %s: %s", url, exc)
+                    continue
+                request.meta.update({LINKS: "links" in modes, FEEDS: "feeds" in modes})
+                yield request
+
+    async def read_robots(self, site: str) -> sources.Robots:
+        """The site's robots.txt beyond what Scrapy obeys (Allow/Disallow): Sitemap lines, Crawl-delay."""
+        request = scrapy.Request(site + "/robots.txt", meta={"dont_obey_robotstxt": True}, dont_filter=True)
+        engine = self.crawler.engine
+        try:
+            if hasattr(engine, "download_async"):  # Scrapy 2.14+
+                response = await engine.download_async(request)
+            else:
+                response = await maybe_deferred_to_future(engine.download(request))
+        except Exception as exc:  # noqa: BLE001 - no robots.txt read: nothing beyond Scrapy's own rules
+            self.logger.info("robots.txt of %s not read: %s", site, exc)
+            return sources.Robots()
+        if response.status != 200:
+            return sources.Robots()
+        agent = self.crawler.settings.get("ROBOTSTXT_USER_AGENT") or "XNews"
+        return sources.Robots.parse(response.body, agent)
+
+    def apply_crawl_delays(self) -> None:
+        """A Crawl-delay above the profile's delay holds for the site (the cluster's shared spacing
+        reads ``crawl_delays`` itself; Scrapy's downloader slots get it here)."""
+        downloader = self.crawler.engine.downloader
+        for netloc, delay in self.crawl_delays.items():
+            self.logger.info("robots.txt of %s asks for %.2f s between requests", netloc, delay)
+            self.crawler.stats.max_value("xnews/crawl_delay", delay)
+            if self.crawler.settings.get("XNEWS_REDIS_URL"):
+                continue
+            host = netloc.rsplit(":", 1)[0] if not netloc.endswith("]") else netloc
+            wanted = max(delay, self.crawler.settings.getfloat("DOWNLOAD_DELAY"))
+            downloader.per_slot_settings.setdefault(host, {})["delay"] = wanted
+            if host in downloader.slots:
+                downloader.slots[host].delay = wanted
+
+    def source(self, url: str, kind: str, depth: int) -> scrapy.Request:
+        return scrapy.Request(url, callback=self.parse, errback=self.failed, priority=SOURCE_PRIORITY,
+                              meta={KIND: kind, DEPTH: depth})
 
     def follow(self, url: str, kind: str, depth: int, score: float) -> scrapy.Request:
         return scrapy.Request(url, callback=self.parse, errback=self.failed,
@@ -79,6 +133,10 @@ class XNewsSpider(scrapy.Spider):
 
     # --- responses ----------------------------------------------------------------------
     def parse(self, response):
+        if response.meta.get(KIND) in ("sitemap", "feed"):
+            yield from self.read_source(response)
+            self.done(response.request)
+            return
         if not isinstance(response, TextResponse):
             self.crawler.stats.inc_value("xnews/not_html")
             self.done(response.request)
@@ -96,8 +154,42 @@ class XNewsSpider(scrapy.Spider):
                 return
         self.done(response.request)
 
+    def read_source(self, response):
+        """Page URLs of a sitemap or feed (the profile's article pattern and scope filter them)."""
+        kind, depth = response.meta[KIND], response.meta.get(DEPTH, 0)
+        ctype = response.headers.get("Content-Type", b"").decode("latin-1")
+        try:
+            if kind == "sitemap":
+                children, pages = sources.read_sitemap(response.body, response.url, ctype)
+            else:
+                children, pages = [], sources.read_feed(response.body, response.url, ctype)
+        except ValueError as exc:  # SitemapError, FeedError: one line
+            self.crawler.stats.inc_value("xnews/source_errors")
+            self.logger.warning("%s %s not read: %s", kind, response.url, exc)
+            return
+        self.crawler.stats.inc_value(f"xnews/{kind}s_read")
+        for child in children:
+            read = self.crawler.stats.get_value("xnews/sitemaps_read", 0)
+            if depth + 1 > sources.MAX_DEPTH or read >= sources.MAX_SITEMAPS:
+                self.logger.warning("sitemap %s not read: indexes nested deeper than %d or more than %d sitemaps",
+                                    child, sources.MAX_DEPTH, sources.MAX_SITEMAPS)
+                continue
+            yield self.source(child, "sitemap", depth + 1)
+        for url in pages:
+            link = article_url(self.profile, url)
+            if link is None:
+                self.crawler.stats.inc_value("xnews/listed_not_articles")
+                continue
+            self.crawler.stats.inc_value("xnews/discovered")
+            yield self.follow(link, "article", 1, 1.0)
+
     def expand(self, response, ctype):
         text = decode_html(response.body, ctype)[0]
+        if response.meta.get(FEEDS):
+            for url in sources.announced_feeds(text, response.url):
+                yield self.source(url, "feed", 0)
+            if not response.meta.get(LINKS, True):
+                return
         articles, lists = page_links(self.profile, text, response.url)  # the desktop crawl's links
         depth = response.meta.get(DEPTH, 0) + 1
         score = response.meta.get(SCORE, 1.0)

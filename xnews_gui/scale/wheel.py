@@ -1,8 +1,8 @@
 """A wheel of XNews's Qt-free code for Scrapy workers, built from the installed sources.
 
 The worker runs the desktop's own extraction, rules and classifier: the wheel holds the
-``xnews_gui`` package with only ``core``, ``classify`` and the worker modules of ``scale``
-(no ``ui``, no ``store``, no CLI), and its metadata lists the project's dependencies without
+``xnews_gui`` package with only ``core``, ``classify``, the worker modules of ``scale`` and the
+sitemap and feed readers of ``crawl`` (no ``ui``, no ``store``, no CLI, no desktop engine), and its metadata lists the project's dependencies without
 PySide6, plus Scrapy and redis. A wheel is a zip with three metadata files (PEP 427), so it is
 written here directly: no build tool, no network, the same bytes for the same sources.
 """
@@ -19,7 +19,9 @@ import xnews_gui
 
 DIST = "xnews-worker"
 PACKAGES = ("core", "classify")
-WORKER_MODULES = ("__init__", "spider", "frontier", "politeness", "pipelines", "feeds", "settings", "packaged")
+WORKER_MODULES = ("__init__", "spider", "frontier", "politeness", "pipelines", "feeds", "settings", "packaged",
+                  "sources")
+CRAWL_MODULES = ("sitemaps", "feeds")  # the desktop's sitemap and feed readers (core and libraries only)
 WORKER_REQUIREMENTS = ("scrapy>=2.13", "redis>=4.2")  # Scrapy 2.13: the async start() the spider uses
 QT = re.compile(r"^\s*pyside6", re.IGNORECASE)
 _EPOCH = (2020, 1, 1, 0, 0, 0)
@@ -34,6 +36,8 @@ def source_files() -> list[tuple[str, Path]]:
             files.append((path.relative_to(root.parent).as_posix(), path))
     for name in WORKER_MODULES:
         files.append((f"xnews_gui/scale/{name}.py", root / "scale" / f"{name}.py"))
+    for name in CRAWL_MODULES:  # xnews_gui/crawl without its __init__: a namespace package in the worker
+        files.append((f"xnews_gui/crawl/{name}.py", root / "crawl" / f"{name}.py"))
     return files
 
 
