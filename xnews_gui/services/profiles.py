@@ -17,6 +17,8 @@ def read_profile_file(path: str | Path) -> Profile:
         text = read_file(path, MAX_PROFILE_BYTES, "profile").decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ProfileError(f"{path} is not UTF-8 text") from None
+    if not text.strip():
+        raise ProfileError(f"{path} is empty: expected a profile (JSON)")
     profile = Profile.from_json(text)
     test = profile.self_test
     if test and test.file:
