@@ -165,8 +165,8 @@ def test_extract_url_fetches_as_the_crawler_does(cli):
 
 def test_extract_refuses_other_schemes(cli):
     code, _, err = cli("extract", "--profile", "demo", "file:///etc/passwd")
-    assert code == 2  # treated as a (missing) file path, never fetched as a URL
-    assert "file not found" in err
+    assert code == 2  # neither fetched as a URL nor read as a path
+    assert "extract fetches http:// and https:// pages, or reads a local file by its path" in err
 
 
 def test_import_conf_errors_are_clear(cli, tmp_path):

@@ -131,3 +131,30 @@ def test_demo_site_dump_onto_a_file(run, tmp_path):
 def test_negative_and_zero_counts_are_refused_in_one_line(run, argv, says):
     code, err = run(*argv)
     assert code == 2 and says in one_line(err)
+
+
+def test_extract_names_what_it_takes(run, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text("<html><h1>x</h1></html>")
+    code, err = run("extract", "--profile", "demo", "ftp://example.vn/a.htm")
+    assert code == 2 and "extract fetches http:// and https:// pages, or reads a local file" in one_line(err)
+    code, err = run("extract", "--profile", "demo", "--url", "bai-viet.htm", page)
+    assert code == 2 and "--url 'bai-viet.htm': give the page's http:// or https:// address" in one_line(err)
+
+
+def test_a_write_into_a_missing_folder_names_the_folder(run, tmp_path):
+    code, err = run("profiles", "export", "demo", "-o", tmp_path / "nowhere" / "demo.json")
+    assert code == 2 and f"no such folder: {tmp_path / 'nowhere'}" in one_line(err)
+
+
+def test_an_empty_search_and_binary_inputs(run, tmp_path):
+    code, err = run("search", "  ")
+    assert code == 2 and "give the words to search for" in one_line(err)
+    code, err = run("export", "--query", " ")
+    assert code == 2 and "--query is empty" in one_line(err)
+    binary = tmp_path / "cookies.bin"
+    binary.write_bytes(bytes(range(256)) * 4)
+    code, err = run("cookies", "import", "--profile", "demo", binary)
+    assert code == 2 and "holds binary data" in one_line(err)
+    code, err = run("import-items", binary)
+    assert code == 1 and "not UTF-8 text" in err

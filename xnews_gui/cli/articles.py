@@ -64,7 +64,10 @@ def cmd_articles_show(args) -> int:
 
 
 def cmd_search(args) -> int:
-    hits = args.store.search(" ".join(args.query), limit=args.limit)
+    query = " ".join(args.query)
+    if not query.strip():
+        raise CliError("give the words to search for, e.g. xnews search giá vàng")
+    hits = args.store.search(query, limit=args.limit)
     for a in hits:
         print(f"{a.id}\t{a.profile}\t{a.title}")
     print(f"{len(hits)} result(s)", file=sys.stderr)
@@ -75,6 +78,8 @@ def _selected_articles(args) -> list[dict]:
     store = args.store
     if args.skip_duplicates:
         store.group_duplicates()  # articles stored by an older XNews get their groups now
+    if args.query is not None and not args.query.strip():
+        raise CliError("--query is empty: give the words the exported articles must contain")
     if args.query:
         rows = store.search(args.query, limit=args.limit or 1_000_000)
         if args.profile:

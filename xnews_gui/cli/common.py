@@ -18,6 +18,9 @@ def describe_os_error(exc: OSError) -> str:
     """A file system error as a user reads it: what went wrong, with which path."""
     name = exc.filename
     if isinstance(exc, FileNotFoundError):
+        folder = Path(name).parent if name else None
+        if folder is not None and str(folder) not in ("", ".") and not folder.exists():
+            return f"no such folder: {folder} (for {name})"
         return f"file not found: {name}"
     if isinstance(exc, PermissionError):
         return f"permission denied: {name}"

@@ -29,7 +29,10 @@ def cmd_cookies(args) -> int:
     path = cookies_path(args.store.root, profile.name)
     try:
         if args.action == "import":
-            text = read_file(Path(args.file), MAX_FILE_BYTES, "cookies file").decode("utf-8", errors="replace")
+            data = read_file(Path(args.file), MAX_FILE_BYTES, "cookies file")
+            if b"\x00" in data:
+                raise CookieError(f"{args.file} holds binary data: expected a cookies.txt or a JSON list of cookies")
+            text = data.decode("utf-8", errors="replace")
             jar = CookieFile(CookieFile.import_text(text))
             jar.save(path)
             print(f"{profile.name}: {jar.summary()} (kept in {path}, readable by you only)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -34,6 +35,11 @@ def cmd_extract(args) -> int:
 
     profile = profile_argument(args.profile, args.store)
     source = args.source
+    scheme = re.match(r"([a-z][a-z0-9+.-]*)://", source, re.IGNORECASE)
+    if scheme and scheme.group(1).lower() not in ("http", "https"):
+        raise CliError(f"{source}: extract fetches http:// and https:// pages, or reads a local file by its path")
+    if args.url and not args.url.lower().startswith(("http://", "https://")):
+        raise CliError(f"--url {args.url!r}: give the page's http:// or https:// address (links are made absolute from it)")
     if source.lower().startswith(("http://", "https://")):
         html, ctype = fetch(source)
         url = source

@@ -94,8 +94,10 @@ def _lines(handle):
 def _row(raw: bytes, default_profile: str | None) -> tuple:
     try:
         item = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"not a JSON line ({exc.__class__.__name__})") from None
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text (a JSON-lines file from a worker is)") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not a JSON line ({exc.msg} at column {exc.colno})") from None
     if not isinstance(item, dict):
         raise ValueError("not a JSON object")
     url = item.get("url")
