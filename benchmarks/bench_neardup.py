@@ -10,6 +10,8 @@ boilerplate (the hard case: same section, same template). Two sources:
                   real vnexpress.net page (fundus-parser-test-data/test_data/vn) and "related" headlines
   cleanportaleval English portal pages with a gold main text: the page's own non-article text is its
                   boilerplate; negatives are other articles of the same site and section
+  demo            (a check, not real data) the offline demo site's stories: its wire copies must group
+                  with their originals, its other stories of a section must not
 
     python3 benchmarks/bench_neardup.py [--boilerplate 0.1,0.25,0.5] [--thresholds 0.3,0.4,0.5,0.6,0.7,0.8]
 
@@ -164,6 +166,15 @@ def build_pairs(share: float, seed: int = 1) -> dict[str, list[tuple[str, str, b
     return pairs
 
 
+def demo_pairs() -> list[tuple[str, str, bool]]:
+    """Every pair of the demo site's stories within a section: same story (a wire copy) or not."""
+    from xnews_gui.demo.site import DemoSite
+
+    site = DemoSite()
+    return [("\n".join(a.paragraphs), "\n".join(b.paragraphs), a.story == b.story)
+            for a, b in itertools.combinations(site.articles, 2) if a.cat_slug == b.cat_slug]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boilerplate", default="0.1,0.25,0.5", help="boilerplate words as a share of the article's")
@@ -205,6 +216,11 @@ def main(argv=None) -> int:
                 f1 = 2 * p * r / (p + r) if p + r else 0.0
                 mark = " <- product" if (t, floor) == (neardup.MIN_CONTAINMENT, neardup.MIN_JACCARD) else ""
                 print(f"  {t:11.2f}  {floor:7.2f}  {p:9.4f}  {r:6.4f}  {f1:6.4f}  {fp:6d}  {fn:6d}{mark}")
+    scored = [(*neardup.similarity(neardup.signature(a), neardup.signature(b)), same) for a, b, same in demo_pairs()]
+    grouped = [same for j, c, same in scored if c >= neardup.MIN_CONTAINMENT and j >= neardup.MIN_JACCARD]
+    print(f"\ndemo site (a check): {sum(s for *_, s in scored)} wire-copy pairs, {sum(grouped)} grouped; "
+          f"{sum(not s for *_, s in scored)} pairs of distinct stories of a section, {grouped.count(False)} grouped; "
+          f"their containment at most {max(c for _, c, s in scored if not s):.2f}")
     return 0
 
 
