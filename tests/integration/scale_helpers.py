@@ -35,6 +35,16 @@ class LoggedDemoSite(DemoSite):
         return super().render(path, *args, **kwargs)
 
 
+def early_gaps(times: list[float], delay: float) -> list[tuple[int, float]]:
+    """(index, gap) of the gaps between requests, as the server stamped them, under half the delay.
+
+    A server thread held up (the GIL, a busy machine) stamps its request late, which shortens the
+    next gap although nothing was sent early: a short gap right after one of more than twice the
+    delay is that artefact (as in test_crawl_politeness.too_close), not a request sent too soon."""
+    spans = [b - a for a, b in zip(times, times[1:])]
+    return [(i, g) for i, g in enumerate(spans) if g < delay / 2 and not (i > 0 and spans[i - 1] > 2 * delay)]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
