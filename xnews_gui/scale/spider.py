@@ -116,7 +116,7 @@ class XNewsSpider(scrapy.Spider):
             self.crawler.stats.max_value("xnews/crawl_delay", delay)
             if self.crawler.settings.get("XNEWS_REDIS_URL"):
                 continue
-            host = netloc.rsplit(":", 1)[0] if not netloc.endswith("]") else netloc
+            host = urlsplit(f"//{netloc}").hostname or netloc  # Scrapy's slot key: the host name
             wanted = max(delay, self.crawler.settings.getfloat("DOWNLOAD_DELAY"))
             downloader.per_slot_settings.setdefault(host, {})["delay"] = wanted
             if host in downloader.slots:
