@@ -56,4 +56,6 @@ def test_a_field_built_by_javascript_offers_mark_render(qtbot, sites, demo_serve
     render = inspector.profile().render
     assert render is not None and render.wait_for == selector
     assert not offer.isVisible() and "Marked render" in inspector.status.text()
+    title_row = inspector.panel._keys.index("title")
+    qtbot.waitUntil(lambda: inspector.panel.table.item(title_row, 4).text() == "1 (rendered)", timeout=10_000)
     shot(sites, "reach-3-render-marked")

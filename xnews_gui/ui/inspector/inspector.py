@@ -372,7 +372,7 @@ class Inspector(QWidget):
         revision, url, checks, suggestions, fetch_error = result
         if revision != self._revision or url != self.browser.url():
             return  # checks of older rules or of another page
-        self.panel.set_checks(checks)
+        self.panel.set_checks(checks, rendered=self.draft is not None and self.draft.profile.render is not None)
         self.reach_bar.offer_render(self.draft, checks)
         self.reach_bar.look(self.profile(), url)  # after the checks: the page's raw HTML is in the cache
         self._suggestions = suggestions

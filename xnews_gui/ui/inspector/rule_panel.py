@@ -80,7 +80,8 @@ class RulePanel(QWidget):
         self.table.setVisible(bool(rows))
         self._filling = False
 
-    def set_checks(self, checks: list[RuleCheck]) -> None:
+    def set_checks(self, checks: list[RuleCheck], rendered: bool = False) -> None:
+        """``rendered``: the profile is marked render (its crawls see the page as the browser does)."""
         self._filling = True
         for check in checks:
             if check.key not in self._keys:
@@ -95,11 +96,16 @@ class RulePanel(QWidget):
                 count.setForeground(QBrush(BAD))
                 value.setText(check.error)
                 tip = check.error
+            elif check.needs_js and rendered:
+                count.setText(f"{check.matches} (rendered)")
+                count.setForeground(QBrush(OK))
+                tip = ("Matches only in the page as rendered by the browser: the profile is marked render, so "
+                       "its crawls render the article pages and find it.")
             elif check.needs_js:
                 count.setText(f"{check.matches} \u26a0 needs JavaScript")
                 count.setForeground(QBrush(WARN))
                 tip = ("Matches only in the page as rendered by the browser, not in the raw HTML the crawler "
-                       "downloads. Pick another element or edit the selector.")
+                       "downloads. Pick another element, edit the selector, or click “Mark render” below.")
             elif check.key in ("articles", "sections", "next") and check.matches <= 0 and check.raw_matches <= 0:
                 count.setText("\u2014")
                 count.setForeground(QBrush(QColor("#5f6368")))
