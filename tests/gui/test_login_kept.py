@@ -11,12 +11,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from xnews_gui.core.profile import Profile
-from xnews_gui.crawl.cookies import CookieFile, cookies_path
+from xnews_gui.crawl.cookies import Cookie, CookieFile, cookies_path
 from xnews_gui.demo.members import SESSION_COOKIE, SESSION_VALUE, stories
 from xnews_gui.demo.site import DemoSite
 
 from ..integration.test_cookies import members_profile
-from .inspector_helpers import LOAD_MS, click, load, shot, sites  # noqa: F401  (fixture)
+from .inspector_helpers import LOAD_MS, click, shot, sites  # noqa: F401  (fixture)
 
 
 def press(qtbot, button) -> None:
@@ -104,7 +104,6 @@ def test_a_login_made_in_the_inspector_is_kept_and_the_members_section_is_crawle
 
 
 def test_only_the_cookies_of_the_profiles_sites_are_kept():
-    from xnews_gui.crawl.cookies import Cookie
     from xnews_gui.ui.inspector.login_bar import for_hosts, profile_hosts
 
     profile = Profile.from_dict({"schema": 1, "name": "bao", "start_urls": ["https://bao.vn/tin/"],
@@ -114,3 +113,22 @@ def test_only_the_cookies_of_the_profiles_sites_are_kept():
     hosts = profile_hosts(profile, "https://bao.vn/tin/1.htm")
     assert hosts == {"bao.vn", "m.bao.vn"}
     assert [c.name for c in for_hosts(jar, hosts)] == ["sid", "consent", "cdn"]
+
+
+def test_opening_a_profile_puts_its_kept_login_back_in_the_browser(qtbot, store, data_dir, sites, demo_server,
+                                                                     tmp_path):
+    base = demo_server.url.rstrip("/")
+    profile = Profile.from_json(members_profile(tmp_path, base).read_text(encoding="utf-8"))
+    store.save_profile(profile)
+    CookieFile([Cookie(SESSION_COOKIE, SESSION_VALUE, "127.0.0.1", "/", time.time() + 3600)]).save(
+        cookies_path(data_dir, profile.name))
+    inspector = sites.inspector
+    with qtbot.waitSignal(inspector.pickerReady, timeout=LOAD_MS):
+        sites.open_profile(profile.name)
+    assert "kept for demo-members: 1 cookie" in inspector.login_bar.status.text()
+    with qtbot.waitSignal(inspector.pickerReady, timeout=LOAD_MS):
+        click(qtbot, inspector, "ul.member-list a")
+    dom = []
+    inspector.view.page().toHtml(dom.append)
+    qtbot.waitUntil(lambda: bool(dom), timeout=5000)
+    assert 'class="article-title"' in dom[0] and 'type="password"' not in dom[0]  # the article, logged in

@@ -19,12 +19,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 
-from PySide6.QtCore import QDateTime, QObject, Qt, QTimer, QUrl, Signal
-from PySide6.QtNetwork import QNetworkCookie
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
 from PySide6.QtWebEngineCore import (QWebEnginePage, QWebEngineProfile, QWebEngineSettings,
                                      QWebEngineUrlRequestInfo, QWebEngineUrlRequestInterceptor)
 
 from ..crawl.render import RenderError
+from . import qt_cookies
 
 _RT = QWebEngineUrlRequestInfo.ResourceType
 BLOCKED_TYPES = frozenset({_RT.ResourceTypeImage, _RT.ResourceTypeFontResource, _RT.ResourceTypeMedia,
@@ -236,18 +236,7 @@ class RenderPool(QObject):
             jar, self._pending_cookies = self._pending_cookies, None
         if jar is None:
             return
-        store = self.profile.cookieStore()
-        for c in jar.cookies:
-            cookie = QNetworkCookie(c.name.encode("utf-8"), c.value.encode("utf-8"))
-            cookie.setPath(c.path or "/")
-            cookie.setSecure(c.secure)
-            if c.expires:
-                cookie.setExpirationDate(QDateTime.fromSecsSinceEpoch(int(c.expires)))
-            host = c.domain.lstrip(".")
-            if c.domain.startswith("."):
-                cookie.setDomain(c.domain)  # the domain and its subdomains; host-only otherwise
-            store.setCookie(cookie, QUrl(f"{'https' if c.secure else 'http'}://{host}/"))
-            self.cookies_set += 1
+        self.cookies_set += qt_cookies.set_all(self.profile.cookieStore(), jar.cookies)
 
     def close(self) -> None:
         """Fail the waiting jobs and delete the pages (before the profile, as Qt requires)."""

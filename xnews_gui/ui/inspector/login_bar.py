@@ -5,7 +5,8 @@ The browser's cookie store reports every cookie a page sets (``cookieAdded``); t
 them. *Keep this login for crawls* writes the cookies of the profile's sites to
 ``<data>/cookies/<profile>.json`` (``crawl.cookies.CookieFile``: readable by the user only), which
 every crawl of the profile sends; the bar then shows how many were kept and when they expire.
-*Forget* deletes the file.
+*Forget* deletes the file. Opening a profile puts its kept cookies back in the browser, so its
+members' pages show logged in while the rules are built (the browser itself forgets everything on exit).
 """
 
 from __future__ import annotations
@@ -19,16 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWi
 
 from ...core.profile import Profile
 from ...crawl.cookies import MAX_COOKIES, Cookie, CookieError, CookieFile, cookies_path
-
-
-def cookie_from_qt(cookie: QNetworkCookie, page_host: str = "") -> Cookie:
-    """Our Cookie from the browser's; a cookie without a domain belongs to the page's host only."""
-    expires = 0.0
-    if not cookie.isSessionCookie() and cookie.expirationDate().isValid():
-        expires = float(cookie.expirationDate().toSecsSinceEpoch())
-    return Cookie(bytes(cookie.name().data()).decode("utf-8", "replace"),
-                  bytes(cookie.value().data()).decode("utf-8", "replace"),
-                  cookie.domain() or page_host, cookie.path() or "/", expires, cookie.isSecure())
+from .. import qt_cookies
 
 
 def profile_hosts(profile: Profile | None, page_url: str = "") -> set[str]:
@@ -59,6 +51,8 @@ class LoginBar(QWidget):
         """``cookie_store``: the browser's QWebEngineCookieStore; ``page_url()``: the page in view."""
         super().__init__(parent)
         self.page_url = page_url
+        self.cookie_store = cookie_store
+        self._restored = ""  # the profile whose kept cookies are in the browser
         self.data_dir: Path | None = None
         self._profile: Profile | None = None
         self._seen: dict[tuple[str, str, str], Cookie] = {}
@@ -93,6 +87,11 @@ class LoginBar(QWidget):
 
     def show_profile(self, profile: Profile | None) -> None:
         self._profile = profile
+        if profile is not None and profile.name != self._restored:
+            self._restored = profile.name
+            kept = self.kept_file()
+            if kept:
+                qt_cookies.set_all(self.cookie_store, kept.cookies)
         self._update()
 
     def site_cookies(self) -> list[Cookie]:
@@ -140,14 +139,14 @@ class LoginBar(QWidget):
     # --- the browser's cookies -------------------------------------------------------------
     @Slot(QNetworkCookie)
     def _added(self, cookie: QNetworkCookie) -> None:
-        c = cookie_from_qt(cookie, urlsplit(self.page_url()).hostname or "")
+        c = qt_cookies.from_qt(cookie, urlsplit(self.page_url()).hostname or "")
         if len(self._seen) < 4 * MAX_COOKIES or (c.domain, c.path, c.name) in self._seen:
             self._seen[(c.domain, c.path, c.name)] = c
         self._update()
 
     @Slot(QNetworkCookie)
     def _removed(self, cookie: QNetworkCookie) -> None:
-        c = cookie_from_qt(cookie, urlsplit(self.page_url()).hostname or "")
+        c = qt_cookies.from_qt(cookie, urlsplit(self.page_url()).hostname or "")
         self._seen.pop((c.domain, c.path, c.name), None)
         self._update()
 

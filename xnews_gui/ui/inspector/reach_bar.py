@@ -37,6 +37,10 @@ def _discover_job(url: str, page, worker=None):
     fetcher = Fetcher(crawl.agent(), crawl.limits, pool_size=1)
     try:
         return url, discover(url, fetcher, check=still_wanted, page_html=page(url))
+    except FetchError as exc:
+        if exc.kind != "stopped":
+            raise
+        return url, None  # nobody waits for it any more
     finally:
         fetcher.close()
 
@@ -125,7 +129,7 @@ class ReachBar(QWidget):
     def _found(self, result, profile: Profile | None) -> None:
         url, report = result
         self._worker = None
-        if url != self._asked_url:
+        if url != self._asked_url or report is None:
             return  # another start page meanwhile
         self.report, self._report_url = report, url
         self.discovered.emit(report)
