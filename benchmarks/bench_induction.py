@@ -231,6 +231,49 @@ def _trafilatura(html: str) -> tuple[str, str]:
 METHODS = ("xnews", "induce()", "copyxpath", "trafilatura")
 
 
+def template_change() -> str:
+    """The demo site rolls out its second layout after the profile was made on the first one: after how many
+    pages of the new layout is the body flagged degraded, and does the proposed repair work on later pages?"""
+    from xnews_gui.core.repair import propose_repair
+    from xnews_gui.core.verify import WINDOW, Verifier
+    from xnews_gui.demo.site import DemoSite
+
+    site = DemoSite(second_template=True)
+    old = [a for a in site.articles if not site.uses_second_template(a)]
+    new = [a for a in site.articles if site.uses_second_template(a)]
+    raw = site.article_page(old[0])
+    doc = parse_html(raw)
+    t_el, b_el = find_title(doc, old[0].title), find_body(doc, tokens(" ".join(old[0].paragraphs)))
+    profile = induce_profile({"title": [(raw, element_xpath(t_el))], "body": [(raw, element_xpath(b_el))]},
+                             siblings=[site.article_page(a) for a in old[1:4]], name="bench",
+                             start_url="http://demo.test/")  # authored before the redesign
+    verifier, failing, flagged = Verifier(), [], None
+    for n, a in enumerate(new[:WINDOW], 1):  # from now on every article has the new layout
+        html = site.article_page(a)
+        art = extract(html, "http://demo.test" + a.path, profile)
+        verifier.add(art)
+        if art.checks.get("body"):
+            failing.append((html, art.url))
+        if "body" in verifier.degraded():
+            flagged = n
+            break
+    if flagged is None:
+        return f"template change (demo): body NOT flagged degraded within {WINDOW} pages of the new layout"
+    repair = propose_repair(profile, "body", failing)
+    if repair is None:
+        return f"template change (demo): body flagged degraded after {flagged} pages; NO repair proposed"
+    later = new[flagged:flagged + 20]  # pages of the new layout after the flag
+    before, after = [], []
+    for a in later:
+        gold = tokens(" ".join(a.paragraphs))
+        html = site.article_page(a)
+        before.append(f1(tokens(extract(html, "http://demo.test" + a.path, profile).body_text), gold))
+        after.append(f1(tokens(extract(html, "http://demo.test" + a.path, repair.apply(profile)).body_text), gold))
+    return (f"template change (demo): body flagged degraded after {flagged} pages of the new layout; repair "
+            f"{repair.source} {repair.rule.selector!r} fixes {repair.fixed}/{len(failing)} failing pages; body F1 on "
+            f"{len(later)} later pages {statistics.median(before):.3f} -> {statistics.median(after):.3f}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=ROOT / ".." / "shared" / "data")
@@ -278,6 +321,8 @@ def main() -> int:
             continue
         cells = [f"{sum(agg[m][0]) / len(agg[m][0]):11.1%} {statistics.median(agg[m][1]):6.3f}" for m in METHODS]
         print(f"{label:42} {len(agg['xnews'][0]):5} | {' | '.join(cells)} |")
+    if "demo" in wanted:
+        print(template_change())
     print(f"({time.perf_counter() - started:.0f} s; title = exact-title rate, body = median token F1)")
     return 0
 

@@ -39,3 +39,4 @@ def test_second_template_degrades_the_body_and_the_repair_fixes_it():
         art = extract(site.article_page(a), "http://demo.test" + a.path, repaired)
         assert art.checks["body"] == [] and art.fallbacks == []
         assert normalize_space(a.paragraphs[-1]) in art.body_text
+        assert "Chia sẻ" not in art.body_text  # the new container's share bar goes with the repair

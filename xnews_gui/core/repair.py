@@ -28,10 +28,14 @@ class Repair:
     pages: int
     before: list = field(default_factory=list)  # (url, old value)
     after: list = field(default_factory=list)  # (url, new value)
+    remove: tuple = ()  # a repaired body's own boilerplate blocks (share bars...), learned from the failing pages
 
     def apply(self, profile: Profile) -> Profile:
         """The profile with the repaired rule first in the field's chain (the old rules follow)."""
         from .chain import FieldChain
+
+        if self.remove:
+            profile = profile.with_(remove=profile.remove + tuple(r for r in self.remove if r not in profile.remove))
 
         chain = profile.chains.get(self.field) or FieldChain()
         old = [r for r in profile.rules_for(self.field) if r not in chain.anchors and r != self.rule]
@@ -80,4 +84,20 @@ def propose_repair(profile: Profile, name: str, failing: list[tuple[str, str]]) 
         fixed = sum(1 for _, v in values if v and not (expect.problems(v) if expect else []))
         if fixed and (best is None or fixed > best.fixed):
             best = Repair(name, rule, source, fixed, len(failing), before, values)
+    if best is not None and name == "body" and best.rule.kind == "css":
+        best.remove = _body_removes(best.rule, [html for _, html, _ in docs])
     return best
+
+
+def _body_removes(rule: Rule, pages_html: list[str]) -> tuple:
+    """Remove rules inside the repaired body container, as induction learns them (the first failing page is
+    the example, the others its siblings)."""
+    from .candidates import _Pages, _Target
+    from .induce import _refine_body
+
+    pages = _Pages()
+    docs = [pages.doc(h) for h in pages_html]
+    found = pages.select("css", rule.selector, docs[0])
+    if not found:
+        return ()
+    return tuple(_refine_body(pages, rule, _Target(docs[0], found[0]), docs[1:], []))
