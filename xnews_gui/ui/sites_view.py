@@ -20,6 +20,7 @@ from .degraded_box import WARN, last_crawl_notes, mark_degraded_items
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
+from .inspector.repair_bar import degraded_from_last_run
 from .profile_history import ProfileHistory
 
 
@@ -117,6 +118,7 @@ class SitesView(QWidget):
         layout.addWidget(split)
         self.name_edit.textEdited.connect(self.inspector.rename)
         self.inspector.site_bar.coverageDone.connect(self._coverage_done)
+        self.inspector.repairAccepted.connect(lambda field: self.save(reason=f"repair accepted: {field}"))
         self.inspector.rulesChanged.connect(self._sync_name)
         self.inspector.rulesChanged.connect(lambda: self._message(""))  # the inspector's status takes over
         self.refresh()  # shows the start page too
@@ -210,6 +212,7 @@ class SitesView(QWidget):
             return None
         self.name_edit.setText(profile.name)
         self.inspector.set_profile(profile)
+        self.inspector.set_degraded(degraded_from_last_run(self.store, name))  # a repair is proposed for them
         if url or profile.start_urls:
             self.inspector.load_url(url or profile.start_urls[0])
         self._message(f"Opened {name}: {len(profile.fields)} field rules.")
@@ -242,6 +245,9 @@ class SitesView(QWidget):
         profile of that name exists, then the store."""
         profile = self._valid_profile(for_saving=True)
         if profile is None:
+            return
+        if self.inspector.learn_before_save(self.save_clicked):  # the picked rules, learned from the site first
+            self._message("Learning the rules from the site before saving\u2026")
             return
         coverage = self.inspector.site_bar.coverage_for(profile)
         if coverage is None:
@@ -277,8 +283,9 @@ class SitesView(QWidget):
             self._save_after_coverage = False
             self.save_clicked()
 
-    def save(self) -> bool:
-        """Store the profile (no questions; written in the background, profileSaved when done)."""
+    def save(self, reason: str = "saved in inspector") -> bool:
+        """Store the profile (no questions; written in the background, profileSaved when done).
+        ``reason`` goes into the profile's history (e.g. 'repair accepted: body')."""
         profile = self._valid_profile()
         if profile is None:
             return False
@@ -287,7 +294,7 @@ class SitesView(QWidget):
             self._message(f"Saved profile {profile.name!r}.")
             self.profileSaved.emit(profile.name)
 
-        store_ops.write(self.store.save_profile, profile, reason="saved in inspector", owner=self, on_done=saved,
+        store_ops.write(self.store.save_profile, profile, reason=reason, owner=self, on_done=saved,
                         on_error=lambda message: self._message(f"Could not save {profile.name!r}: {message}",
                                                                error=True))
         return True

@@ -63,6 +63,9 @@ class Draft:
     list_url: str = ""  # the list page the article links were picked on
     list_parts: dict = field(default_factory=dict)  # "sections"/"next" -> Rule
     generations: dict = field(default_factory=dict)  # key -> count of changes
+    picked: set = field(default_factory=set)  # fields whose rule came from clicks (learned again at Save)
+    learned: dict = field(default_factory=dict)  # field -> generation its rule was learned from the site at
+    learned_remove: tuple = ()  # the remove rules that learning added (replaced when learned again)
 
     def __post_init__(self) -> None:
         if self.profile.lists is not None and not self.list_parts:
@@ -119,6 +122,8 @@ class Draft:
                     self.profile = self.profile.with_(remove=self.profile.remove[:-1] + (candidates[0],))
             else:
                 self._put(job.key, candidates[0])
+                if job.key in FIELDS:
+                    self.picked.add(job.key)
         return candidates
 
     def _bump(self, key: str) -> int:
@@ -129,7 +134,14 @@ class Draft:
         """Put a rule (a suggestion or a hand edit) into the profile; an induction in flight for
         the same key is then dropped when it comes back."""
         self._bump(key)
+        self.picked.discard(key)
         self._put(key, rule)
+
+    def accept_repair(self, key: str, profile: Profile) -> None:
+        """A repaired profile accepted for field ``key``: the old clicks no longer make its rule."""
+        self._bump(key)
+        self.picked.discard(key)
+        self.profile = profile
 
     def _put(self, key: str, rule: Rule | None) -> None:
         p = self.profile
@@ -299,7 +311,8 @@ PREVIEW_FIELDS = FIELDS
 @dataclass(frozen=True)
 class PreviewCell:
     value: str
-    state: str  # ok | empty | multiple | error
+    state: str  # ok | empty | multiple | error | fails (a value that does not fit the field's content profile)
+    problems: tuple = ()  # why it fails verification (Article.checks)
 
 
 @dataclass(frozen=True)
@@ -317,8 +330,10 @@ def preview_row(profile: Profile, url: str, html: str) -> PreviewRow:
             continue
         value = article.value(name)
         failed = any(e.startswith(f"{name}:") and "required" not in e for e in article.errors)
-        state = "error" if failed else "multiple" if name in article.multiple else "ok" if value else "empty"
-        cells[name] = PreviewCell(short(value, 70), state)
+        problems = tuple(p for p in article.checks.get(name) or () if p != "empty")
+        state = ("error" if failed else "empty" if not value else "fails" if problems
+                 else "multiple" if name in article.multiple else "ok")
+        cells[name] = PreviewCell(short(value, 70), state, problems)
     return PreviewRow(url, cells)
 
 

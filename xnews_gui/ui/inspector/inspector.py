@@ -13,34 +13,26 @@ import json
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QTimer, Qt, Signal, Slot
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ...core.profile import Profile, RenderSettings
-from ...core.rules import Rule, RuleError, css_to_xpath
+from ...core.rules import Rule, RuleError
 from ...core.selectors import suggest_from_metadata
 from .. import workers
-from . import start_page
-from .bridge import PickedElement, PickerBridge, install_picker, run_picker
+from .bridge import PickerBridge, install_picker, run_picker
 from .browser import BrowserPane
-from .draft import Draft, PickJob, check_rules, induce_job, label_for
+from .draft import Draft, check_rules, label_for
 from .fetch import PageCache, inspector_pool
 from .field_bar import FieldBar
+from .learning import SiteLearning
 from .login_bar import LoginBar
+from .picking import PickMode, rule_xpath
 from .preview import PreviewPane
 from .reach_bar import ReachBar, with_discovery
+from .repair_bar import RepairBar
 from .rule_panel import RulePanel
 from .site_bar import SiteBar
 from .suggest_bar import SuggestBar
-
-
-
-def _pick_job(draft: Draft, job: PickJob):
-    """(draft, job, candidates, error): the draft only rides along, the GUI thread applies the result."""
-    try:
-        return draft, job, induce_job(job), ""
-    except ValueError as exc:  # the clicked element is not in the DOM as lxml reads it
-        return draft, job, [], f"{type(exc).__name__}: {exc}"
 
 
 def _check_job(revision: int, cache: PageCache, profile, keys, rules, url, dom_html, worker=None):
@@ -55,7 +47,7 @@ def _check_job(revision: int, cache: PageCache, profile, keys, rules, url, dom_h
     return revision, url, checks, suggestions, fetch_error
 
 
-class Inspector(QWidget):
+class Inspector(PickMode, QWidget):
     """Build a profile by clicking. ``profile()`` is the current draft."""
 
     rulesChanged = Signal()  # the draft's rules changed (a pick, an edit, a suggestion)
@@ -64,6 +56,7 @@ class Inspector(QWidget):
     pickerReady = Signal(str)  # the picker is live in the page at this URL
     pickFailed = Signal(str)
     inductionStarted = Signal(str)  # a pick's rule is being induced in a worker (the key)
+    repairAccepted = Signal(str)  # one click accepted a repair of this field: the draft has it, save it
 
     def __init__(self, parent=None, data_dir=None):
         super().__init__(parent)
@@ -105,9 +98,14 @@ class Inspector(QWidget):
         self.panel.rowActivated.connect(self._row_activated)
         self.preview = PreviewPane(self)
         self.preview.updated.connect(self.previewUpdated)
+        self.repair_bar = RepairBar(self)
+        self.repair_bar.accepted.connect(self.repairAccepted)
+        self.preview.updated.connect(self.repair_bar.consider)
+        self._shown_xpath = ""  # a rule to tint on the page being loaded (a proposed repair)
         self.status = QLabel(self)
         self.status.setStyleSheet("color: palette(mid); padding: 2px 4px;")
         self.status.setWordWrap(True)
+        self.learning = SiteLearning(self)  # Save learns the picked rules again from the site first
 
         side = QSplitter(Qt.Orientation.Vertical, self)
         rules_box = QWidget(self)
@@ -120,6 +118,7 @@ class Inspector(QWidget):
         rules_layout.addWidget(self.status)
         rules_layout.addWidget(self.suggest_box)  # here, not above the page: showing it moves nothing under the mouse
         rules_layout.addWidget(self.reach_bar)
+        rules_layout.addWidget(self.repair_bar)
         side.addWidget(rules_box)
         side.addWidget(self.preview)
         side.setSizes([300, 220])
@@ -169,6 +168,9 @@ class Inspector(QWidget):
     def set_profile(self, profile: Profile | None) -> None:
         """Show a saved profile: its rules, checked on whatever page is loaded."""
         self.draft = Draft(profile) if profile else None
+        self.cache.clear()  # checked on the pages as they are now (a crawl may have seen a redesign)
+        self.repair_bar.reset()
+        self.say("")  # nothing said of the previous profile stays
         self._changed()
 
     def new_profile(self, name: str, url: str = "") -> None:
@@ -177,6 +179,7 @@ class Inspector(QWidget):
         self.stop_picking()
         run_picker(self.view.page(), "highlight(\"\")")  # no match badge of the old rules
         self.draft = Draft.new(name, url or here)
+        self.repair_bar.reset()
         self._changed()
         self._start_preview()  # now: the old profile's preview must not linger
 
@@ -201,22 +204,22 @@ class Inspector(QWidget):
             return
         self.set_start_urls([self.browser.url()])
 
+    def set_degraded(self, degraded: dict) -> None:
+        """Fields a crawl flagged degraded ({field: failing urls}): a repair is proposed for them."""
+        self.repair_bar.set_degraded(degraded)
+
+    def show_rule_on(self, url: str, rule: Rule | None) -> None:
+        """Open ``url`` with ``rule``'s matches tinted (a proposed repair shown on a failing page)."""
+        self._shown_xpath = rule_xpath(rule) if rule is not None else ""
+        if url == self.browser.url():
+            run_picker(self.view.page(), f"highlight({json.dumps(self._shown_xpath)})")
+        else:
+            self.load_url(url)
+
     def rename(self, name: str) -> None:
         if self.draft:
             self.draft.profile = self.draft.profile.with_(name=name)
             self.login_bar.show_profile(self.profile())  # a login is kept under the profile's name
-
-    def start_picking(self, key: str) -> None:
-        action = self.field_actions[key]
-        action.setChecked(True)
-        self._field_triggered(action)
-
-    def stop_picking(self) -> None:
-        checked = self.field_group.checkedAction()
-        if checked:
-            checked.setChecked(False)
-        self.active_field = ""
-        run_picker(self.view.page(), "stop()")
 
     def shutdown(self) -> None:
         """Abort background work without waiting for it (call before the widget goes away): a
@@ -229,119 +232,15 @@ class Inspector(QWidget):
         self.cache.close()
         self.browser.close_page()
 
-    # --- pick mode --------------------------------------------------------------------
-    def _field_triggered(self, action: QAction) -> None:
-        key = action.data()
-        if not action.isChecked():
-            self.stop_picking()
-            return
-        self.active_field = key
-        if self.browser.on_start_page():
-            self._say(f"Pick mode: {label_for(key)}. First open a page of the site: type its address above "
-                      "or open the demo site.")
-            return
-        self._arm_picker()
-        self.view.setFocus()
-        self._say(f"Pick mode: {label_for(key)}. Click it on the page "
-                  "(\u2191 wider, \u2193 narrower; click a tinted match to reject it; Esc to stop).")
-
-    def _arm_picker(self) -> None:
-        if not self.active_field:
-            return
-        key = self.active_field
-        run_picker(self.view.page(), f"start({json.dumps(key)}, {json.dumps(label_for(key))})")
-        self._highlight(key)
-
-    def _highlight(self, key: str) -> None:
-        rule = self.draft.rule_for(key) if self.draft else None
-        if key == "remove" and self.draft and self.draft.profile.remove:
-            rule = self.draft.profile.remove[-1]
-        xpath = ""
-        if rule is not None and rule.kind in ("css", "xpath"):
-            try:
-                xpath = css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
-            except RuleError:
-                xpath = ""
-        run_picker(self.view.page(), f"highlight({json.dumps(xpath)})")
-
-    @Slot(str)
-    def _picker_ready(self, url: str) -> None:
-        if start_page.is_start_url(url):
-            return  # nothing to pick on the start page: its links stay links
-        self._arm_picker()
-        self.pickerReady.emit(url)
-
-    @Slot(str)
-    def _picker_exited(self, field: str) -> None:
-        checked = self.field_group.checkedAction()
-        if checked:
-            checked.setChecked(False)
-        self.active_field = ""
-        self._say("Pick mode off.")
-
-    @Slot(str, object, bool)
-    def _picked(self, field: str, element: PickedElement, negative: bool) -> None:
-        if field not in self.field_actions or self.browser.on_start_page():
-            return
-        url = self.browser.url()
-        self._say(f"{'Rejected' if negative else 'Picked'} {element.crumb.rsplit(' > ', 1)[-1]} for "
-                  f"{label_for(field)}; generating a rule\u2026")
-        self._with_dom(url, lambda html: self._induce(field, url, html, element, negative))
-
-    def _with_dom(self, url: str, then, tries: int = 3) -> None:
-        """The rendered DOM of the page shown. Chromium now and then answers ``toHtml`` with an
-        empty document while it is busy: ask again shortly (a pick must not learn from nothing)."""
-        def got(html: str) -> None:
-            if url != self.browser.url():
-                return
-            if tries > 1 and "<body></body>" in html[:200] and len(html) < 200:
-                QTimer.singleShot(100, lambda: self._with_dom(url, then, tries - 1))
-                return
-            then(html)
-        self.view.page().toHtml(got)
-
-    def _induce(self, field: str, url: str, html: str, element: PickedElement, negative: bool) -> None:
-        self._dom_html, self._dom_url = html, url
-        if self.draft is None:
-            host = urlsplit(url).hostname or "site"
-            self.draft = Draft.new(host.replace(":", "-")[:64], url)
-        job = self.draft.add_pick(field, url, html, element.xpath, negative)
-        if job is None:
-            self._changed()
-            return
-        worker = workers.Worker(_pick_job, self.draft, job)
-        worker.signals.result.connect(self._induced)
-        worker.signals.error.connect(self._pick_error)
-        workers.start(worker, self.pool)
-        self.inductionStarted.emit(field)
-
-    @Slot(object)
-    def _induced(self, result) -> None:
-        draft, job, candidates, error = result
-        if draft is not self.draft:
-            return  # another profile is open now
-        if error:
-            draft.forget(job)  # a click that cannot be used must not spoil the next ones
-            self._pick_error(error)
-            return
-        rules = draft.apply_induced(job, candidates)
-        if rules is None:
-            return  # a newer pick or a hand edit of this key came meanwhile; it wins
-        key = job.key
-        if not rules:
-            self._say(f"No rule for {label_for(key)} fits these clicks; click another element.")
-        else:
-            best = rules[0]
-            self._say(f"{label_for(key)}: {best.selector}  \u2014 {best.note}"
-                      + (f"  ({len(rules) - 1} alternatives in the tooltip)" if len(rules) > 1 else ""))
+    # --- rules -> panel, checks, preview ------------------------------------------------
+    def rules_replaced(self) -> None:
+        """The draft's profile was changed from outside the pick flow (learning, a repair)."""
         self._changed()
 
-    @Slot(str)
-    def _pick_error(self, message: str) -> None:
-        self._say(f"Could not build a rule: {message}")
-        self.pickFailed.emit(message)
+    def learn_before_save(self, then) -> bool:
+        """Learn the picked rules from the site (a worker), then call ``then``; False: nothing to learn."""
+        return self.learning.start(then)
 
-    # --- rules -> panel, checks, preview ------------------------------------------------
     def _changed(self) -> None:
         self._revision += 1
         self.site_bar.show_profile(self.profile())
@@ -465,5 +364,7 @@ class Inspector(QWidget):
         self._start_checks()
         self._preview_timer.start()
 
-    def _say(self, text: str) -> None:
+    def say(self, text: str) -> None:
         self.status.setText(text)
+
+    _say = say

@@ -19,8 +19,9 @@ def _preview_job(fetch, profile, list_url, worker=None):
     return profile, build_preview(profile, list_url, fetch, aborted, PREVIEW_PAGES)
 
 _STATE_COLORS = {"ok": QColor("#e6f4ea"), "empty": QColor("#fce8e6"), "multiple": QColor("#fef7e0"),
-                 "error": QColor("#fce8e6")}
-_STATE_MARK = {"ok": "\u2713", "empty": "\u2717 empty", "multiple": "\u2261 multiple", "error": "\u2717 error"}
+                 "error": QColor("#fce8e6"), "fails": QColor("#fce8e6")}
+_STATE_MARK = {"ok": "\u2713", "empty": "\u2717 empty", "multiple": "\u2261 multiple", "error": "\u2717 error",
+               "fails": "\u2717"}
 
 
 class PreviewModel(QAbstractTableModel):
@@ -70,9 +71,12 @@ class PreviewModel(QAbstractTableModel):
         if cell is None:
             return ("\u2717 " + row.error[:60]) if role == Qt.ItemDataRole.DisplayRole and row.error else None
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{_STATE_MARK['ok']} {cell.value}" if cell.state == "ok" else (
+            return f"{_STATE_MARK[cell.state]} {cell.value}" if cell.state in ("ok", "fails") else (
                 f"{_STATE_MARK[cell.state]}" + (f": {cell.value}" if cell.value else ""))
         if role == Qt.ItemDataRole.ToolTipRole:
+            if cell.problems:  # a value is there, but not what this field looks like on the site
+                return f"{name} fails verification:\n" + "\n".join(f"\u2022 {p}" for p in cell.problems) + \
+                    f"\n\n{cell.value}"
             return f"{name}: {cell.state}\n{cell.value}"
         if role == Qt.ItemDataRole.BackgroundRole:
             return QBrush(_STATE_COLORS[cell.state])

@@ -1,0 +1,79 @@
+"""Save's first step: learn the picked rules again from the site, in a worker (see ``site_rules``)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from .. import workers
+from .site_rules import learn, merge, site_job
+
+
+def _learn_job(draft, job):
+    return draft, job, *learn(job)
+
+
+class SiteLearning(QObject):
+    """``start(then)`` learns the inspector's pending fields and calls ``then()`` afterwards (also when
+    learning failed: the picked rules are kept and saved). ``notes`` are the last learning's notes."""
+
+    learned = Signal(list)  # the notes shown to the person
+
+    def __init__(self, inspector):
+        super().__init__(inspector)
+        self.inspector = inspector
+        self.notes: list[str] = []
+        self._then = None
+        self._job = None
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def start(self, then) -> bool:
+        """Begin learning; False when nothing needs it (``then`` is not called then)."""
+        ins = self.inspector
+        if ins.draft is None or self.busy:
+            return self.busy
+        pages = {r.url: html for r in ins.preview.model.rows() if not r.error and (html := ins.cache.get(r.url))}
+        job = site_job(ins.draft, pages)
+        if job is None:
+            return False
+        self._job, self._then = job, then
+        worker = workers.Worker(_learn_job, ins.draft, job)
+        worker.signals.result.connect(self._learned)
+        worker.signals.error.connect(self._failed)
+        workers.start(worker, ins.pool)
+        ins.say(f"Learning the rules from the site: the clicked page and {len(pages)} article pages of the "
+                "preview\u2026")
+        return True
+
+    @Slot(object)
+    def _learned(self, result) -> None:
+        draft, job, profile, notes = result
+        ins = self.inspector
+        if draft is not ins.draft or job is not self._job:
+            self._job = self._then = None
+            return  # another profile is open now
+        done = merge(draft, job, profile)
+        self.notes = notes
+        pages = len(job.siblings)
+        text = "; ".join(notes) if notes else "the picked rules hold on the other pages"
+        ins.say(f"Learned from {pages} other page{'s' if pages != 1 else ''} of the site: {text}.")
+        self.learned.emit(notes)
+        if done:
+            ins.rules_replaced()
+        self._finish()
+
+    @Slot(str)
+    def _failed(self, message: str) -> None:
+        ins = self.inspector
+        job, draft = self._job, ins.draft
+        if draft is not None and job is not None:
+            draft.learned.update(job.generations)  # keep the picked rules: saving must not loop on an error
+        ins.say(f"Could not learn the rules from the site ({message}); the picked rules are saved as they are.")
+        self._finish()
+
+    def _finish(self) -> None:
+        then, self._job, self._then = self._then, None, None
+        if then is not None and self.inspector.draft is not None:
+            then()
