@@ -136,3 +136,58 @@ def test_save_learns_the_site_then_a_redesign_is_repaired_with_one_click(qtbot, 
             assert normalize_space(a.paragraphs[-1]) in rows[0][0]
             checked += 1
     assert checked >= 5
+
+
+def test_open_in_sites_on_a_crawl_card_brings_the_profile_and_its_repair(qtbot, store, site_server):
+    """The crawl card's failing page, "Open in Sites": the Sites tab shows it with the profile's repair."""
+    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.rules import parse_html
+    from xnews_gui.core.selectors import element_xpath, induce_profile
+    from xnews_gui.ui.main_window import TABS, MainWindow
+    from xnews_gui.ui.settings import Preferences
+    from tests.conftest import PROFILES
+
+    site = DemoSite(per_category=5, second_template=True)
+    old = [a for a in site.articles if not site.uses_second_template(a)]
+    clicked = site.article_page(old[0])
+    doc = parse_html(clicked)
+    induced = induce_profile({"title": [(clicked, element_xpath(doc.xpath("//h1")[0]))],
+                              "body": [(clicked, element_xpath(doc.xpath("//div[@class='article-body']")[0]))]},
+                             siblings=[site.article_page(a) for a in old[1:4]], name="redesign")
+    bundled = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    store.save_profile(bundled.with_(name="redesign", start_urls=(site_server.url,), fields=induced.fields,
+                                     chains=induced.chains, remove=induced.remove))
+    site_server.serve(site)
+    win = MainWindow(store)
+    qtbot.addWidget(win)
+    win.crawl.preferences = lambda: Preferences(delay_s=0.0, concurrency=2)
+    win.resize(1400, 900)
+    win.show()
+    win.show_tab("crawl")
+    win.crawl.set_checked(["redesign"])
+    with qtbot.waitSignal(win.crawl.sessionFinished, timeout=90_000):
+        press(win.crawl.start_button)
+    warning = win.crawl.cards["redesign"].degraded.fields["body"]
+    press(warning.header)
+    rect = warning.urls.visualRect(warning.urls.model().index(0, 0))
+    QTest.mouseClick(warning.urls.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    url = warning.urls.item(0).text()
+    press(warning.sites_button)
+    assert win.tabs.currentIndex() == TABS.index("sites")
+    inspector = win.sites.inspector
+    assert inspector.profile().name == "redesign"
+    bar = inspector.repair_bar
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.repair is not None, timeout=LOAD_MS)
+    qtbot.waitUntil(lambda: inspector.browser.url() == url, timeout=LOAD_MS)
+    assert bar.repair.fixed >= 5 and "crawl flagged it degraded" in bar.label.text()
+    qtbot.waitUntil(lambda: js(qtbot, inspector, "badge()") == "1 match", timeout=LOAD_MS)  # the repair, tinted
+    shot(win, "repair-4-open-in-sites")
+    proposed = bar.repair.rule.selector
+    assert proposed != induced.fields["body"].selector
+    with qtbot.waitSignal(win.sites.profileSaved, timeout=LOAD_MS):
+        press(bar.accept_button)
+    assert store.load_profile("redesign").fields["body"].selector == proposed
+    assert store.profile_history("redesign")[0].reason == "repair accepted: body"
+    win.crawl.shutdown()
+    win.sites.shutdown()
+

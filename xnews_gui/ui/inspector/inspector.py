@@ -101,7 +101,7 @@ class Inspector(PickMode, QWidget):
         self.repair_bar = RepairBar(self)
         self.repair_bar.accepted.connect(self.repairAccepted)
         self.preview.updated.connect(self.repair_bar.consider)
-        self._shown_xpath = ""  # a rule to tint on the page being loaded (a proposed repair)
+        self._shown = ("", "")  # (url, xpath): a rule to tint on that page once loaded (a proposed repair)
         self.status = QLabel(self)
         self.status.setStyleSheet("color: palette(mid); padding: 2px 4px;")
         self.status.setWordWrap(True)
@@ -210,9 +210,10 @@ class Inspector(PickMode, QWidget):
 
     def show_rule_on(self, url: str, rule: Rule | None) -> None:
         """Open ``url`` with ``rule``'s matches tinted (a proposed repair shown on a failing page)."""
-        self._shown_xpath = rule_xpath(rule) if rule is not None else ""
+        xpath = rule_xpath(rule) if rule is not None else ""
+        self._shown = (url, xpath)  # tinted when the picker is ready on that page (now too, if it is shown)
         if url == self.browser.url():
-            run_picker(self.view.page(), f"highlight({json.dumps(self._shown_xpath)})")
+            run_picker(self.view.page(), f"highlight({json.dumps(xpath)})")
         else:
             self.load_url(url)
 

@@ -84,9 +84,8 @@ class PickMode:
         if start_page.is_start_url(url):
             return  # nothing to pick on the start page: its links stay links
         self._arm_picker()
-        if self._shown_xpath:  # a proposed repair shown on this page: its matches tinted
-            run_picker(self.view.page(), f"highlight({json.dumps(self._shown_xpath)})")
-            self._shown_xpath = ""
+        if self._shown[0] == url and self._shown[1]:  # a proposed repair shown on this page: its matches tinted
+            run_picker(self.view.page(), f"highlight({json.dumps(self._shown[1])})")
         self.pickerReady.emit(url)
 
     @Slot(str)

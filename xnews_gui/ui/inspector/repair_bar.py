@@ -28,15 +28,27 @@ _SOURCES = {"chain": "the field's next rule", "fingerprint": "the element most l
             "metadata": "the page's own metadata"}
 
 
-def degraded_from_last_run(store, name: str) -> dict:
-    """{field: failing urls} of the profile's last crawl (summary ``degraded_fields``), {} if none."""
+def _last_degraded(run) -> dict:
     try:
-        runs = store.recent_runs(limit=1, profile=name)
-        stats = json.loads(runs[0].stats_json) if runs else {}
+        stats = json.loads(run.stats_json or "{}")
         found = stats.get("degraded_fields") or {}
         return {str(k): [str(u) for u in v] for k, v in found.items() if isinstance(v, list)}
     except (ValueError, AttributeError, TypeError):
         return {}
+
+
+def degraded_from_last_run(store, name: str) -> dict:
+    """{field: failing urls} of the profile's last ended crawl (summary ``degraded_fields``), {} if none."""
+    run = store.last_runs().get(name)
+    return _last_degraded(run) if run is not None else {}
+
+
+def profile_failing_at(store, url: str) -> str:
+    """The profile whose last crawl flagged a field degraded on page ``url`` ("" if none)."""
+    for name, run in store.last_runs().items():
+        if any(url in urls for urls in _last_degraded(run).values()):
+            return name
+    return ""
 
 
 def _repair_job(profile, field: str, urls: tuple, fetch):
@@ -151,6 +163,8 @@ class RepairBar(QFrame):
                                f"{repair.pages} failing pages tried.")
             self._fill(repair)
             self.accept_button.show()
+            if self.inspector.browser.url() in urls:  # a failing page is in view: tint what the repair takes
+                self.inspector.show_rule_on(self.inspector.browser.url(), repair.rule)
         self.label.setToolTip(field)
         self.show()
 
