@@ -105,7 +105,7 @@ class PickMode:
                   f"{label_for(field)}; generating a rule\u2026")
         self._with_dom(url, lambda html: self._induce(field, url, html, element, negative))
 
-    def _with_dom(self, url: str, then, tries: int = 3) -> None:
+    def _with_dom(self, url: str, then, tries: int = 8) -> None:
         """The rendered DOM of the page shown. Chromium now and then answers ``toHtml`` with an
         empty document while it is busy: ask again shortly (a pick must not learn from nothing)."""
         def got(html: str) -> None:
