@@ -51,6 +51,12 @@ def profile_failing_at(store, url: str) -> str:
     return ""
 
 
+def _same_field(a, b, field: str) -> bool:
+    """The field's rules are what they were (a rename or another field's change keeps a proposal valid)."""
+    return a is not None and b is not None and a.rules_for(field) == b.rules_for(field) \
+        and a.chains.get(field) == b.chains.get(field)
+
+
 def _repair_job(profile, field: str, urls: tuple, fetch):
     pages = []
     for url in urls[:MAX_PAGES]:
@@ -146,8 +152,8 @@ class RepairBar(QFrame):
     @Slot(object)
     def _proposed(self, result) -> None:
         profile, field, urls, repair = result
-        if self._asked != (profile, field, urls) or self.inspector.profile() != profile:
-            return  # the rules or the failures changed meanwhile
+        if self._asked != (profile, field, urls) or not _same_field(self.inspector.profile(), profile, field):
+            return  # the field's rules or the failures changed meanwhile
         self.repair = repair
         where = f"{len(urls)} page{'s' if len(urls) != 1 else ''}"
         why = "a crawl flagged it degraded" if field in self.degraded else "on the preview's pages"
@@ -193,7 +199,12 @@ class RepairBar(QFrame):
     @Slot()
     def accept(self) -> None:
         repair, ins = self.repair, self.inspector
-        if repair is None or ins.draft is None or self._asked is None or ins.profile() != self._asked[0]:
+        if repair is None or ins.draft is None or self._asked is None:
+            return
+        if not _same_field(ins.profile(), self._asked[0], repair.field):
+            ins.say(f"{label_for(repair.field)} changed since the repair was proposed; it is proposed again.")
+            self._asked = None
+            self.consider()
             return
         ins.draft.accept_repair(repair.field, repair.apply(ins.draft.profile))
         self.degraded.pop(repair.field, None)
