@@ -65,7 +65,9 @@ def test_save_learns_the_site_then_a_redesign_is_repaired_with_one_click(qtbot, 
     assert body.selector.endswith("article-body") and "body" in inspector.profile().chains
     assert "widened to the container" in inspector.status.text()
     saved = store.load_profile(name)
-    assert saved.fields["body"] == body and saved.chains["body"].expect is not None
+    assert saved.fields["body"].selector == body.selector and saved.chains["body"].expect is not None
+    row = [inspector.panel.key_at(r) for r in range(inspector.panel.table.rowCount())].index("body")
+    assert "widened to the container" in inspector.panel.table.item(row, 1).toolTip()  # said in the rule list too
     shot(sites, "repair-1-learned-at-save")
 
     # the redesign rolls out: every third article in another layout; a crawl flags the body degraded

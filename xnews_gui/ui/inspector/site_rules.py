@@ -62,14 +62,17 @@ def learn(job: SiteJob) -> tuple[Profile, list[str]]:
     for url, clicks in job.groups:
         siblings = [html for u, html in job.siblings if u != url][:MAX_SIBLINGS]  # never the clicked page itself
         for key, pairs in clicks.items():
+            said = len(notes)
             try:
                 induced = induce_profile({key: pairs}, siblings=siblings, name=job.name, start_url=job.start_url,
                                          notes=notes)
             except ValueError as exc:  # the clicked element is gone from the page as lxml reads it
                 notes.append(f"{key}: kept the picked rule ({exc})")
                 continue
-            if key in induced.fields:
-                fields[key] = induced.fields[key]
+            if key in induced.fields:  # the rule panel's tooltip says what learning did
+                own = [n.split(": ", 1)[-1] for n in notes[said:] if n.startswith(f"{key}:")]
+                note = f"learned from {len(siblings)} pages of the site" + (": " + "; ".join(own) if own else "")
+                fields[key] = induced.fields[key].with_(note=note)
                 if key in induced.chains:
                     chains[key] = induced.chains[key]
             remove += [r for r in induced.remove if r not in remove]
