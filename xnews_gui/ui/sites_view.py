@@ -20,7 +20,7 @@ from .degraded_box import WARN, last_crawl_notes, mark_degraded_items
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
-from .inspector.repair_bar import degraded_from_last_run, profile_failing_at
+from .inspector.repair_bar import degraded_from_last_run
 from .profile_history import ProfileHistory
 
 
@@ -194,19 +194,14 @@ class SitesView(QWidget):
         self.inspector.load_url(url)
         self._message("Demo site open: choose \u201cArticle links\u201d and click an article title.")
         return url
+
     def load_url(self, url: str) -> None:
-        """Show a page; a page where a crawl found a field degraded comes with its profile and the repair."""
-        name = profile_failing_at(self.store, url)
-        current = self.inspector.profile()
-        if name and (current is None or current.name != name):
-            self.open_profile(name)
-        elif name:
-            self.inspector.set_degraded(degraded_from_last_run(self.store, name))
         self.inspector.load_url(url)
 
     def show_page_of(self, name: str, url: str) -> None:
         """A page of profile ``name`` (e.g. one where a field failed), in the inspector with that profile open."""
         if self.name_edit.text().strip() == name and self.inspector.profile() is not None:
+            self.inspector.set_degraded(degraded_from_last_run(self.store, name))  # the repair, for the open draft
             self.load_url(url)  # the profile is open already: keep its draft
         elif self.open_profile(name, url) is None:
             self.load_url(url)

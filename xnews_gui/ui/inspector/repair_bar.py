@@ -43,14 +43,6 @@ def degraded_from_last_run(store, name: str) -> dict:
     return _last_degraded(run) if run is not None else {}
 
 
-def profile_failing_at(store, url: str) -> str:
-    """The profile whose last crawl flagged a field degraded on page ``url`` ("" if none)."""
-    for name, run in store.last_runs().items():
-        if any(url in urls for urls in _last_degraded(run).values()):
-            return name
-    return ""
-
-
 def _same_field(a, b, field: str) -> bool:
     """The field's rules are what they were (a rename or another field's change keeps a proposal valid)."""
     return a is not None and b is not None and a.rules_for(field) == b.rules_for(field) \
