@@ -15,7 +15,7 @@ from tests.gui.inspector_helpers import js, load, rect_of, shot, sites  # noqa: 
 from tests.integration.crawl_helpers import Site
 from xnews_gui.core.profile import Profile
 from xnews_gui.core.rules import css_to_xpath
-from xnews_gui.ui.inspector import inspector as inspector_module
+from xnews_gui.ui.inspector import picking as inspector_module  # pick jobs run picking.induce_job
 
 pytestmark = pytest.mark.gui
 ROWS = 5000  # a long page: inducing a rule on it takes a noticeable time (~0.2 s or more)
