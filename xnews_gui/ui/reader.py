@@ -35,6 +35,7 @@ class ReaderView(QWidget):
         self._css = reader_css()
         self._article: dict | None = None
         self._labels: list[str] = sorted(DISPLAY_NAMES, key=str.casefold)  # the topic box's choices
+        self._box_labels: list[str] = []  # the labels the topic box holds now
         self._request = 0  # bumped by every show or clear: only the newest request's article is shown
         self._next: tuple[int, int, bool] | None = None  # (request, id, mark read) waiting for the worker
         self._asked_id: int | None = None  # the article shown or on its way
@@ -240,9 +241,11 @@ class ReaderView(QWidget):
         if a["category"] and a["category"] not in labels:
             labels = sorted([*labels, a["category"]], key=str.casefold)
         self.category.blockSignals(True)
-        self.category.clear()
-        for label in labels:  # shown in Vietnamese, stored as the label
-            self.category.addItem(display_name(label), label)
+        if labels != self._box_labels:  # refilled only when the labels changed: it costs a few ms per item
+            self.category.clear()
+            for label in labels:  # shown in Vietnamese, stored as the label
+                self.category.addItem(display_name(label), label)
+            self._box_labels = list(labels)
         self.category.setCurrentText(display_name(a.get("user_label") or a.get("category") or ""))
         self.category.blockSignals(False)
 
