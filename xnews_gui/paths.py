@@ -30,6 +30,8 @@ def data_dir(override: str | os.PathLike | None = None) -> Path:
 
 def ensure_writable(path: Path) -> Path:
     """Create the folder if needed and prove we can write there; clear error if not."""
+    if path.exists() and not path.is_dir():
+        raise DataDirError(f"the data folder {path} is a file, not a folder; choose another with --data-dir or XNEWS_HOME")
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe = path / ".write-test"

@@ -40,7 +40,8 @@ def early_gaps(times: list[float], delay: float) -> list[tuple[int, float]]:
 
     A server thread held up (the GIL, a busy machine) stamps its request late, which shortens the
     next gap although nothing was sent early: a short gap right after one of more than twice the
-    delay is that artefact (as in test_crawl_politeness.too_close), not a request sent too soon."""
+    delay is that artefact, not a request sent too soon (the workers are other processes: their
+    sockets cannot be watched as the desktop politeness tests do)."""
     spans = [b - a for a, b in zip(times, times[1:])]
     return [(i, g) for i, g in enumerate(spans) if g < delay / 2 and not (i > 0 and spans[i - 1] > 2 * delay)]
 

@@ -158,3 +158,11 @@ def test_an_empty_search_and_binary_inputs(run, tmp_path):
     assert code == 2 and "holds binary data" in one_line(err)
     code, err = run("import-items", binary)
     assert code == 1 and "not UTF-8 text" in err
+
+
+def test_a_file_as_the_data_folder(tmp_path, capsys):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("x")
+    code = main(["--data-dir", str(blocker), "profiles", "list"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"the data folder {blocker} is a file, not a folder" in one_line(err)
