@@ -127,6 +127,7 @@ def test_demo_site_dump_onto_a_file(run, tmp_path):
     (["search", "vàng", "--limit", "0"], "argument --limit: '0' must be at least 1"),
     (["export", "--limit", "-3"], "argument --limit: '-3' is not a whole number >= 0"),
     (["crawl", "--profile", "demo", "--max-pages", "-1"], "argument --max-pages: '-1' is not a whole number >= 0"),
+    (["crawl", "--profile", "demo", "--render-pages", "9"], "argument --render-pages: '9': 1 to 4 offscreen pages"),
 ])
 def test_negative_and_zero_counts_are_refused_in_one_line(run, argv, says):
     code, err = run(*argv)

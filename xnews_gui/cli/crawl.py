@@ -20,6 +20,13 @@ def seconds(text: str) -> float:
     return value
 
 
+def render_pages(text: str) -> int:
+    value = positive(text)
+    if value > 4:
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 to 4 offscreen pages")
+    return value
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("crawl", help="crawl a site with its profile and store the articles")
     p.add_argument("--profile", required=True, help="stored profile name (or a profile JSON file)")
@@ -38,7 +45,7 @@ def register(subparsers) -> None:
     p.add_argument("--quiet", action="store_true", help="only the summary")
     p.add_argument("--skip-hidden-topics", action="store_true",
                    help="don't store articles of topics marked 'not interested' (they are remembered as seen)")
-    p.add_argument("--render-pages", type=positive, default=2,
+    p.add_argument("--render-pages", type=render_pages, default=2,
                    help="offscreen browser pages rendering a 'render' profile's pages (1-4, default 2)")
     p.set_defaults(func=cmd_crawl, needs_db=True)
 
@@ -68,9 +75,6 @@ def cmd_crawl(args) -> int:
         if profile.render is not None:  # pages that need JavaScript: Qt offscreen (every pass of --periodic)
             from ..ui.render_run import run_with_render_pool
 
-            if not 1 <= args.render_pages <= 4:
-                print("error: --render-pages is 1 to 4", file=sys.stderr)
-                return 2
             handle = None
 
             def make(pool):
