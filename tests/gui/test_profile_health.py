@@ -222,3 +222,25 @@ def test_history_from_the_sites_tab_rows_diff_revert_and_import(qtbot, store, tw
     bad.write_text('{"schema": 2, "name": "x"', encoding="utf-8")
     assert not view.import_profile(bad) and "Not imported: profile is not valid JSON" in view.message.text()
     view.shutdown()
+
+
+def test_card_lists_each_degraded_field_and_a_new_run_starts_clean(qtbot):
+    from datetime import datetime
+
+    from xnews_gui.ui.session_card import SessionCard
+
+    card = SessionCard("site")
+    qtbot.addWidget(card)
+    card.show()
+    two = {"pages": 40, "degraded_fields": {"body": ["http://a/1", "http://a/2"], "date": ["http://a/3"]},
+           "degraded_counts": {"body": [2, 30], "date": [1, 12]}}
+    card.set_stats(two)  # live, while the crawl runs
+    assert [w.header.text() for w in card.degraded.fields.values()] == [
+        "\u26a0 body degraded on 2 of the last 30 pages", "\u26a0 date degraded on 1 of the last 12 pages"]
+    click(card.degraded.fields["date"].header)
+    assert not card.degraded.fields["date"].urls.isHidden() and card.degraded.fields["body"].urls.isHidden()
+    card.set_summary({"pages": 41, "degraded_fields": {"body": ["http://a/1"]}})  # a summary without counts
+    qtbot.waitUntil(lambda: list(card.degraded.fields) == ["body"], timeout=2000)
+    assert card.degraded.fields["body"].header.text() == "\u26a0 body degraded on 1 recent page"
+    card.new_run(datetime.now())
+    assert card.degraded.isHidden() and not card.degraded.fields

@@ -133,3 +133,32 @@ def test_profiles_check_names_the_last_crawls_degraded_fields(cli, data_dir):
     code, out, _ = cli("profiles", "check", "demo")
     assert "body degraded on 7 of the last 30 pages, e.g. http://127.0.0.1:8765/a-3.htm" in out.splitlines()[0]
     assert "fields ok" in out  # the self-test still runs
+
+
+SAVER = """
+import sys
+from pathlib import Path
+from xnews_gui.core.profile import Profile
+from xnews_gui.store import Store
+root, tag = Path(sys.argv[1]), sys.argv[2]
+profile = Profile.from_json(Path(sys.argv[3]).read_text(encoding="utf-8"))
+store = Store.open(root)
+for i in range(15):
+    store.save_profile(profile.with_(description=f"{tag}{i}"), reason=f"saved by {tag}")
+store.close()
+"""
+
+
+def test_two_processes_saving_at_once_number_their_versions_one_after_the_other(store, data_dir, tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "p.json"
+    path.write_text(demo_profile().to_json(), encoding="utf-8")
+    procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(data_dir), tag, str(path)],
+                              stderr=subprocess.PIPE, text=True) for tag in ("a", "b")]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    history = store.profile_history("demo")
+    assert [v.number for v in history] == list(range(30, 0, -1))
+    assert {v.reason for v in history} == {"saved by a", "saved by b"}

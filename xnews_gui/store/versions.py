@@ -29,7 +29,9 @@ class Versions:
         """Store the profile (replacing one of the same name) and record a version; its number."""
         text = profile.to_json()
         reason = " ".join(str(reason).split())[:MAX_REASON] or "saved"
-        with self.write_lock, self.db.atomic():
+        # IMMEDIATE: the write lock is taken before the newest version is read, so two processes
+        # saving at once (the app and `profiles import`) number their versions one after the other
+        with self.write_lock, self.db.atomic("IMMEDIATE"):
             rec = ProfileRecord.get_or_none(ProfileRecord.name == profile.name)
             if rec is None:
                 ProfileRecord.create(name=profile.name, json=text)

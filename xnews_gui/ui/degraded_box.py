@@ -27,7 +27,7 @@ def degraded_lines(summary: dict) -> dict[str, str]:
     for name, urls in (summary.get("degraded_fields") or {}).items():
         failed, checked = (counts.get(name) or [len(urls), 0])[:2]
         out[name] = (f"{name} degraded on {failed} of the last {checked} pages" if checked
-                     else f"{name} degraded on {failed} recent pages")
+                     else f"{name} degraded on {failed} recent page{'s' if failed != 1 else ''}")
     return out
 
 
