@@ -234,3 +234,21 @@ def test_dateline_and_byline_before_the_first_paragraph_are_not_body():
     assert "Last updated" not in got.body_text and "Reporter 7" not in got.body_text
     assert "What comes next" in got.body_text  # a subheading between paragraphs is the article's
     assert got.body_text.count("Paragraph 3 of story 7") == 2
+
+
+def _div_paragraphs(n: int) -> str:
+    paragraphs = "".join(f"<div class='para'>Part {i} of story {n}: the harbour reopened after the storm.</div>"
+                         for i in range(6))
+    return (f"<html><body><div class='story'><h1>Headline number {n} of the harbour story</h1>{paragraphs}"
+            f"<p>Copyright notice of the harbour paper, all rights reserved in {n}.</p></div></body></html>")
+
+
+def test_paragraphs_written_as_divs_are_not_taken_for_a_byline():
+    clicked = _div_paragraphs(1)
+    doc = parse_html(clicked)
+    profile = induce_profile({"title": [(clicked, element_xpath(doc.xpath("//h1")[0]))],
+                              "body": [(clicked, element_xpath(doc.xpath("//div[@class='story']")[0]))]},
+                             siblings=[_div_paragraphs(n) for n in (2, 3, 4)])
+    assert not any("para" in r.selector for r in profile.remove), profile.remove
+    got = extract(_div_paragraphs(7), "http://example.test/7", profile)
+    assert "Part 5 of story 7" in got.body_text and "Part 0 of story 7" in got.body_text and not got.fallbacks

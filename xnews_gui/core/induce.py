@@ -280,9 +280,11 @@ def _refine_body(pages, rule: Rule, target: _Target, sibling_docs, notes) -> lis
         css = bodyblocks.block_selector(block, rule.selector)
         if not css or css in seen or not _checks(css):
             continue
-        # on every page, what it matches is short and holds no paragraph of article text
-        matched = [m for d in [target.doc, *sibling_docs] for m in pages.select("css", css, d)]
-        if any(m is h for m in matched for h in holders) or any(
+        # on every page, what it matches is short, holds no paragraph of article text, and is one or two
+        # things (a dateline, a byline), not a run of paragraphs written as divs
+        per_page = [pages.select("css", css, d) for d in [target.doc, *sibling_docs]]
+        matched = [m for found in per_page for m in found]
+        if any(len(found) > 2 for found in per_page) or any(m is h for m in matched for h in holders) or any(
                 len(element_text(m)) > 2 * bodyblocks._HEADER_MAX or bodyblocks.paragraph_chars(m) for m in matched):
             continue
         seen.add(css)
