@@ -5,6 +5,7 @@ from html import escape
 import lxml.html
 import pytest
 
+from xnews_gui.core import extract
 from xnews_gui.core.sanitize import _clean, sanitize_html
 from xnews_gui.core.verify import _shares
 
@@ -37,3 +38,20 @@ def _plain_shares(value):
 ])
 def test_shares_match_the_plain_definition(value):
     assert _shares(value) == _plain_shares(value)
+
+
+@pytest.mark.parametrize("page", [
+    "<p>Hà Nội</p>", "<p>a\x01b\x7fc\x85d\x9f</p>", "<p>C1 only: \x85 \x9f \u00a0</p>", "<p>DEL only\x7f</p>",
+    "<p>non-character only \uffff</p>", "<p>&#1;&#x1F;&#128;&#39;&#xD800;&#65535;</p>",
+    "<p>\ud800lone</p>", "\ufeff<p>bom\ufffe</p>", "<?xml version='1.0' encoding='latin-1'?><p>é</p>",
+    "<meta charset='windows-1252'><title>“Tiêu đề”</title><p>Đà Nẵng\u00a0€</p>", "", " \n", "<p>café</p>",
+])
+def test_page_checked_and_parsed_as_utf8_bytes_is_the_page_parsed_as_text(page):
+    from xnews_gui.core.rules import parse_html
+    from xnews_gui.core.text import strip_control_chars_html, strip_control_chars_html_utf8
+
+    text, data = strip_control_chars_html_utf8(page)
+    assert text == strip_control_chars_html(page)
+    assert data == text.encode("utf-8")
+    ours = extract._parse_page(text, data, BASE)
+    assert lxml.html.tostring(ours) == lxml.html.tostring(parse_html(text, BASE))

@@ -13,10 +13,10 @@ from lxml import etree
 
 from .dates import parse_date
 from .profile import FIELDS, Profile
-from .rules import Rule, RuleError, element_text, normalize_space, parse_html
+from .rules import _XML_DECL, Rule, RuleError, element_text, normalize_space, parse_html
 from .maintext import main_text_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
-from .text import strip_control_chars_html
+from .text import strip_control_chars_html_utf8
 from .urls import absolute, is_allowed_scheme
 
 
@@ -70,8 +70,9 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
         text = decode_html(html, content_type)[0]
     else:
         text = html
-    text = strip_control_chars_html(text)  # a raw \x01 (or &#1;) in a title breaks every XML export downstream
-    doc = parse_html(text, url)
+    # a raw \x01 (or &#1;) in a title breaks every XML export downstream
+    text, data = strip_control_chars_html_utf8(text)
+    doc = _parse_page(text, data, url)
     article = Article(url=url)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
     # removed byline can still be the author
@@ -101,6 +102,19 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
     if article.date:
         article.date = parse_date(article.date) or ""  # ISO or nothing: never the page's raw text
     return article
+
+
+_UTF8_HTML = lxml.html.HTMLParser(encoding="utf-8")
+
+
+def _parse_page(text: str, data: bytes, url: str):
+    """``parse_html(text, url)``, given the UTF-8 bytes that lxml would otherwise make of the text."""
+    if not data or text.isspace() or _XML_DECL.match(text):
+        return parse_html(text, url)
+    try:
+        return lxml.html.document_fromstring(data, parser=_UTF8_HTML, base_url=url)
+    except (etree.ParserError, ValueError):
+        return parse_html(text, url)
 
 
 def _first_plausible(article, name, rules, doc, text, url, remove, expect, anchor_value):
