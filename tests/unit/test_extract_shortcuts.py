@@ -42,7 +42,7 @@ def test_shares_match_the_plain_definition(value):
 
 @pytest.mark.parametrize("page", [
     "<p>Hà Nội</p>", "<p>a\x01b\x7fc\x85d\x9f</p>", "<p>C1 only: \x85 \x9f \u00a0</p>", "<p>DEL only\x7f</p>",
-    "<p>non-character only \uffff</p>", "<p>&#1;&#x1F;&#128;&#39;&#xD800;&#65535;</p>",
+    "<p>non-character only \uffff</p>", "<p>" + "\u00a0©" * 40 + "\x85</p>", "<p>" + "\u00a0" * 40 + "</p>", "<p>&#1;&#x1F;&#128;&#39;&#xD800;&#65535;</p>",
     "<p>\ud800lone</p>", "\ufeff<p>bom\ufffe</p>", "<?xml version='1.0' encoding='latin-1'?><p>é</p>",
     "<meta charset='windows-1252'><title>“Tiêu đề”</title><p>Đà Nẵng\u00a0€</p>", "", " \n", "<p>café</p>",
 ])
