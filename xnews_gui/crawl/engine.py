@@ -26,6 +26,7 @@ from typing import Callable
 
 from ..core.encoding import decode_html
 from ..core.profile import FIELDS, Profile
+from .control import RunControl
 from .cookies import looks_like_login
 from .downloader import Downloader
 from .fetcher import FetchError, FetchResult
@@ -42,10 +43,8 @@ from .traps import TrapGuard
 
 log = logging.getLogger(__name__)
 
-PAUSE_GRACE_S = 0.5  # after a pause, requests still waiting this long are cut (and fetched again on resume)
 
-
-class Crawler:
+class Crawler(RunControl):
     def __init__(self, profile: Profile, sink, *, state_dir: Path, options: CrawlOptions | None = None,
                  classifier=None, on_event: Callable[[CrawlEvent], None] | None = None, renderer=None):
         self.profile = profile
@@ -89,28 +88,7 @@ class Crawler:
         self.scheduler = None
         self.state: CrawlState | None = None
 
-    # --- control (any thread) ---------------------------------------------------
-    def pause(self) -> None:
-        with self._cond:
-            if not self._paused:
-                self._paused_at = time.monotonic()
-                self._pause_cut = False
-            self._paused = True
-        self._emit("log", {"message": "paused"})
-
-    def resume(self) -> None:
-        with self._cond:
-            self._paused = False
-            self._cond.notify_all()
-        self._emit("log", {"message": "resumed"})
-
-    def stop(self) -> None:
-        self._halt("stopped")
-
-    @property
-    def paused(self) -> bool:
-        return self._paused
-
+    # --- views (any thread) ---------------------------------------------------------
     @property
     def fetcher(self):
         return self.downloader.fetcher if self.downloader is not None else None
@@ -121,16 +99,6 @@ class Crawler:
             queue = len(self.scheduler) if self.scheduler is not None else 0
             busy = self._busy
         return self.stats_.snapshot(queue=queue, busy=busy, paused=self._paused, strategy=self.strategy)
-
-    def _halt(self, status: str) -> None:
-        with self._cond:
-            if not self._halted:
-                self._halted = True
-                self._status = status
-            self._stop.set()
-            self._cond.notify_all()
-        if self.downloader is not None:
-            self.downloader.interrupt()  # requests waiting to connect or for an answer fail now
 
     # --- the run ---------------------------------------------------------------
     def run(self) -> dict:
@@ -204,16 +172,6 @@ class Crawler:
         self.state.close()
         self._emit("finished", summary)
         return summary
-
-    def _cut_paused_requests(self, now: float) -> None:
-        """A pause takes effect within about a second even when a request hangs: the ones still
-        in flight after the grace time are cut and go back to the frontier."""
-        with self._cond:
-            due = self._paused and not self._pause_cut and now - self._paused_at >= PAUSE_GRACE_S
-            if due:
-                self._pause_cut = True
-        if due:
-            self.downloader.interrupt()
 
     def _claim(self, req: Request, key: float = 0.0) -> bool:
         # called by the scheduler under self._cond
