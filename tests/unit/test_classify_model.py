@@ -239,3 +239,18 @@ def test_an_old_pickled_model_in_the_data_folder_is_named_not_loaded(store, demo
     assert any("pickle-based" in line and "retrain" in line for line in said), said
     assert any(line.startswith("classifying with") and line.endswith("topic.npz") for line in said), said
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("repeat", ["a unigram", "a bigram"])
+def test_a_vocabulary_that_repeats_a_term_is_refused(tmp_path, trained, repeat):
+    path = trained[0].save(tmp_path / "topic.npz")
+    meta, arrays = model_file.read_model(path)
+    terms = model_file.terms_from_array(arrays["terms"])
+    want_bigram = repeat == "a bigram"
+    first = next(i for i, t in enumerate(terms) if (" " in t) == want_bigram)
+    other = next(i for i, t in enumerate(terms) if (" " in t) == want_bigram and i != first)
+    terms[other] = terms[first]
+    arrays["terms"] = model_file.terms_array(terms)
+    model_file.write_model(path, arrays, meta)
+    with pytest.raises(ModelError, match="repeats terms"):
+        TopicClassifier.load(path)

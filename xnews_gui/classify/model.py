@@ -72,7 +72,6 @@ class TopicClassifier:
                  train_keys: np.ndarray | None = None, floor: float = DEFAULT_FLOOR):
         self.labels: list[str] = [str(x) for x in labels]
         self.terms = list(terms)
-        self.index = {t: i for i, t in enumerate(self.terms)}
         self._build_lookup()
         self.idf = np.asarray(idf, dtype=np.float32)
         self.coef = np.asarray(coef, dtype=np.float32)
@@ -143,28 +142,33 @@ class TopicClassifier:
         return segmented_phrases(text) if self.features["segment"] else phrases(text)
 
     def _build_lookup(self) -> None:
-        """Syllable ids, and the column of each known unigram and bigram of ids (no strings per bigram)."""
+        """Syllable ids, and the column of each known unigram and bigram of ids (no strings per bigram).
+        One pass over the terms: a model load is part of every crawl's start-up."""
         syllables: dict[str, int] = {}
-        for term in self.terms:
-            for part in term.split(" "):
-                syllables.setdefault(part, len(syllables))
-        self._syllable_id = syllables
-        self._unigram_column = np.full(len(syllables) + 1, -1, dtype=np.intp)  # the last slot: unknown
-        codes, columns = [], []
-        width = len(syllables) + 1
+        new_id = syllables.setdefault
+        unigram_ids, unigram_columns, lefts, rights, columns = [], [], [], [], []
         for column, term in enumerate(self.terms):
             parts = term.split(" ")
             if len(parts) == 1:
-                self._unigram_column[syllables[parts[0]]] = column
+                unigram_ids.append(new_id(parts[0], len(syllables)))
+                unigram_columns.append(column)
             elif len(parts) == 2:
-                codes.append(syllables[parts[0]] * width + syllables[parts[1]])
+                lefts.append(new_id(parts[0], len(syllables)))
+                rights.append(new_id(parts[1], len(syllables)))
                 columns.append(column)
             else:
                 raise ValueError(f"term {term!r} is neither a unigram nor a bigram")
-        order = np.argsort(np.array(codes, dtype=np.int64), kind="stable")
-        self._bigram_codes = np.array(codes, dtype=np.int64)[order]
+        self._syllable_id = syllables
+        width = len(syllables) + 1
+        self._unigram_column = np.full(width, -1, dtype=np.intp)  # the last slot: unknown
+        self._unigram_column[np.array(unigram_ids, dtype=np.intp)] = unigram_columns
+        codes = np.array(lefts, dtype=np.int64) * width + np.array(rights, dtype=np.int64)
+        order = np.argsort(codes, kind="stable")
+        self._bigram_codes = codes[order]
         self._bigram_columns = np.array(columns, dtype=np.intp)[order]
         self._width = width
+        # a repeated term: two unigrams of one syllable, or two bigrams of one code
+        self._distinct_terms = len(set(unigram_ids)) + len(np.unique(codes))
 
     def _term_counts(self, groups) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(row, column, count) of every known term in each document, as TfidfVectorizer counts them."""
@@ -269,7 +273,7 @@ def _check_shapes(model: TopicClassifier) -> None:
     if model.coef.shape != (rows, n_features) or model.intercept.shape != (rows,) or model.idf.shape != (n_features,):
         raise ValueError(f"array shapes do not agree: coef {model.coef.shape}, intercept {model.intercept.shape}, "
                          f"idf {model.idf.shape}, {n_features} terms, {n_classes} labels")
-    if len(model.index) != n_features:
+    if model._distinct_terms != n_features:
         raise ValueError("the vocabulary repeats terms")
     for name in ("idf", "coef", "intercept"):
         if not np.all(np.isfinite(getattr(model, name))):
