@@ -34,3 +34,22 @@ def test_a_batch_answers_as_single_writes_would(store):
                                 (two[0],)).fetchone() == ("Thể thao", "the-thao")
     assert store.is_known("http://a.vn/6.htm")  # remembered as seen, not stored
     assert store.db.execute_sql("SELECT status FROM page WHERE url = 'http://a.vn/2.htm'").fetchone() == (200,)
+
+
+def test_finding_a_batchs_same_texts_reads_the_hash_index_not_every_article_of_the_profile(store):
+    """With a batch's worth of hashes SQLite's planner walked the profile index (all of the profile's
+    articles, through their bodies): reads grew with the square of the crawl."""
+    from xnews_gui.store.sink import same_text_sql
+
+    sink = StoreSink(store, "site")
+    for start in range(0, 300, 60):
+        sink.write_batch([(_article(f"http://a.vn/{i}.htm", f"Bài {i}"), None, None, None)
+                          for i in range(start, start + 60)])
+    hashes = [f"{i:040x}" for i in range(64)]
+    for sql in (same_text_sql(64), same_text_sql(1)):
+        params = ["site", *hashes[:sql.count("?") - 1]]
+        plan = " ".join(str(row) for row in store.db.execute_sql("EXPLAIN QUERY PLAN " + sql, params))
+        assert "article_content_hash" in plan and "article_profile" not in plan, plan
+    known = store.db.execute_sql(same_text_sql(2), ["site", _article("u", "Bài 7").content_hash, "none"]).fetchall()
+    assert known == [(_article("u", "Bài 7").content_hash, store.db.execute_sql(
+        "SELECT id FROM article WHERE url = 'http://a.vn/7.htm'").fetchone()[0])]

@@ -109,9 +109,7 @@ class StoreSink:
         known: dict[str, int] = {}
         for k in range(0, len(hashes), 500):
             chunk = hashes[k:k + 500]
-            known.update(db.execute_sql(
-                f"SELECT content_hash, min(id) FROM article WHERE profile = ? AND content_hash IN "
-                f"({','.join('?' * len(chunk))}) GROUP BY content_hash", [self.profile, *chunk]).fetchall())
+            known.update(db.execute_sql(same_text_sql(len(chunk)), [self.profile, *chunk]).fetchall())
         values, taken, inserted_urls = [], set(), []
         now = str(utcnow())
         for i, url, digest in fresh:
@@ -133,10 +131,8 @@ class StoreSink:
                 "VALUES " + ",".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)"] * len(chunk)) +
                 " ON CONFLICT(url) DO NOTHING RETURNING id, url", [x for row in chunk for x in row]).fetchall())
         if taken:  # the first of a batch's same-text articles was just stored
-            known.update((h, i) for h, i in db.execute_sql(
-                f"SELECT content_hash, min(id) FROM article WHERE profile = ? AND content_hash IN "
-                f"({','.join('?' * len(taken))}) GROUP BY content_hash", [self.profile, *taken]).fetchall()
-                if h not in known)
+            known.update((h, i) for h, i in db.execute_sql(same_text_sql(len(taken)), [self.profile, *taken]).fetchall()
+                         if h not in known)
         missing = [u for u in inserted_urls if u not in ids]  # URLs stored before
         existing = dict(db.execute_sql(f"SELECT url, id FROM article WHERE url IN ({','.join('?' * len(missing))})",
                                        missing).fetchall()) if missing else {}
@@ -191,6 +187,14 @@ class StoreSink:
     def release(self) -> None:
         """The calling thread is done writing (the crawl's pipeline, at its end): close its connection."""
         self.store.close()
+
+
+def same_text_sql(n: int) -> str:
+    """The first stored article of each of ``n`` content hashes in one profile. ``+profile``: with a
+    long IN list SQLite's planner would walk the profile index instead - every article of the
+    profile, read through its body to reach content_hash, for every batch (quadratic over a crawl)."""
+    return (f"SELECT content_hash, min(id) FROM article WHERE +profile = ? AND content_hash IN "
+            f"({','.join('?' * n)}) GROUP BY content_hash")
 
 
 def _page_row(url, status, encoding="", content_type="", raw_path="", kind="", error="") -> dict:
