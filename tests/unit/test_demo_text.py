@@ -71,9 +71,12 @@ def test_fill_capitalises_slots_and_picks_alternatives():
     assert text in ("Chuỗi siêu thị Xanh mở thêm 7 cửa hàng ở Huế.", "Chuỗi siêu thị Xanh mở thêm 7 cửa hàng ở Vinh.")
 
 
-def test_the_shipped_model_reads_every_demo_story_as_its_sections_topic():
+def test_the_shipped_model_reads_the_demo_stories_as_their_sections_topics():
     model = TopicClassifier.load(RESOURCES / "model" / "topic.npz")
     site = DemoSite()
     texts = [f"{a.title}\n{a.summary}\n{body(a)}" for a in site.articles]
     labels = [p.label for p in model.predict_many(texts)]
-    assert labels == [a.topic for a in site.articles]
+    wrong = [(a.title, a.topic, label) for a, label in zip(site.articles, labels) if label != a.topic]
+    # all 72 today; a retrained model or new templates may move a story on a border (world trade
+    # read as business): at most two, never a section as a whole
+    assert len(wrong) <= 2, wrong
