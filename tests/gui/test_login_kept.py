@@ -132,3 +132,14 @@ def test_opening_a_profile_puts_its_kept_login_back_in_the_browser(qtbot, store,
     inspector.view.page().toHtml(dom.append)
     qtbot.waitUntil(lambda: bool(dom), timeout=5000)
     assert 'class="article-title"' in dom[0] and 'type="password"' not in dom[0]  # the article, logged in
+
+
+def test_an_expired_login_says_so_in_orange(qtbot, store, data_dir, sites, demo_server, tmp_path):
+    profile = Profile.from_json(members_profile(tmp_path, demo_server.url.rstrip("/")).read_text(encoding="utf-8"))
+    store.save_profile(profile)
+    CookieFile([Cookie(SESSION_COOKIE, SESSION_VALUE, "127.0.0.1", "/", time.time() - 60)]).save(
+        cookies_path(data_dir, profile.name))
+    sites.open_profile(profile.name)
+    status = sites.inspector.login_bar.status
+    assert "has expired" in status.text() and "all expired" in status.text() and "log in again" in status.text()
+    assert "#b06000" in status.styleSheet()

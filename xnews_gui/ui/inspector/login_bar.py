@@ -11,6 +11,7 @@ members' pages show logged in while the rules are built (the browser itself forg
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -176,6 +177,9 @@ class LoginBar(QWidget):
         self.forget_button.setEnabled(bool(kept))
         if self._profile is None or self.data_dir is None:
             self._say("open or start a profile to keep a login for its crawls")
+        elif kept and all(c.expires and c.expires < time.time() for c in kept.cookies):
+            self._say(f"the login kept for {self._profile.name} has expired ({kept.summary()}): log in again in "
+                      "the page below, then keep it", warn=True)
         elif kept:
             self._say(f"kept for {self._profile.name}: {kept.summary()}", ok=True)
         elif fresh:
