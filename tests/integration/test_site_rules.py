@@ -64,3 +64,17 @@ def test_a_hand_edit_made_while_learning_wins_and_a_lost_click_does_not_loop():
     before = dict(draft2.profile.fields)
     assert merge(draft2, broken, learned2) == [] and draft2.profile.fields == before
     assert any("kept the picked rule" in n for n in notes2) and pending(draft2) == []
+
+
+def test_degraded_fields_come_from_the_last_ended_crawl_and_a_bad_summary_is_none(store):
+    from xnews_gui.ui.inspector.repair_bar import degraded_from_last_run
+
+    assert degraded_from_last_run(store, "site") == {}
+    run = store.start_run("site")
+    store.finish_run(run, "finished", {"degraded_fields": {"body": ["http://a/1", "http://a/2"]}})
+    assert degraded_from_last_run(store, "site") == {"body": ["http://a/1", "http://a/2"]}
+    store.start_run("site")  # still running: the last ended run counts
+    assert degraded_from_last_run(store, "site") == {"body": ["http://a/1", "http://a/2"]}
+    run = store.start_run("other")
+    store.finish_run(run, "finished", {"degraded_fields": ["not", "a", "dict"]})
+    assert degraded_from_last_run(store, "other") == {}

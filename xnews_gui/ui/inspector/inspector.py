@@ -170,6 +170,7 @@ class Inspector(PickMode, QWidget):
         self.draft = Draft(profile) if profile else None
         self.cache.clear()  # checked on the pages as they are now (a crawl may have seen a redesign)
         self.repair_bar.reset()
+        self.preview.clear()
         self.say("")  # nothing said of the previous profile stays
         self._changed()
 

@@ -119,6 +119,11 @@ class PreviewPane(QWidget):
     def set_status(self, text: str) -> None:
         self.status.setText(text)
 
+    def clear(self) -> None:
+        """Another profile is shown: its rows must not pass for this one's while the new ones come."""
+        self.model.set_rows([], [])
+        self.set_status(HINT)
+
     def refresh(self, profile, list_url: str, fetch, pool) -> None:
         if self._worker:
             self._worker.abort()
