@@ -59,6 +59,27 @@ def mark_degraded_items(profiles: QListWidget, notes: dict[str, str]) -> None:
             item.setToolTip(notes[item.text()])
 
 
+class ProfileHealth(QLabel):
+    """Under the Sites list: the selected profile's last crawl, when fields degraded in it."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.notes: dict[str, str] = {}  # profile -> last_crawl_notes' line
+        self.setWordWrap(True)
+        self.setStyleSheet(f"color: {WARN};")
+        self.hide()
+
+    def reload(self, store, profiles: QListWidget) -> None:
+        """Re-read the last crawls and mark the list's degraded profiles."""
+        self.notes = last_crawl_notes(store)
+        mark_degraded_items(profiles, self.notes)
+
+    def show_for(self, item) -> None:
+        note = self.notes.get(item.text()) if item is not None else None
+        self.setText(f"\u26a0 {note}" if note else "")
+        self.setVisible(bool(note))
+
+
 class FieldWarning(QWidget):
     """One degraded field: the warning line (a toggle) and, open, its failing URLs with actions."""
 

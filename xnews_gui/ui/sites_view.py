@@ -16,7 +16,7 @@ from ..paths import BUNDLED_PROFILES
 from ..services.profiles import read_profile_file
 from ..store import Store
 from . import store_ops
-from .degraded_box import WARN, last_crawl_notes, mark_degraded_items
+from .degraded_box import ProfileHealth
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
@@ -53,15 +53,11 @@ class SitesView(QWidget):
         self.new_button = QPushButton("New profile", self)
         self.new_button.setToolTip("Start a new profile for the page shown in the browser")
         self.new_button.clicked.connect(self.new_profile)
-        self.health = QLabel(self)  # the selected profile's last crawl, when fields degraded in it
-        self.health.setWordWrap(True)
-        self.health.setStyleSheet(f"color: {WARN};")
-        self.health.hide()
+        self.health = ProfileHealth(self)  # the selected profile's last crawl, when fields degraded in it
         self.history_button = QPushButton("History\u2026", self)
         self.history_button.setToolTip("The selected profile's saved versions: what changed, revert")
         self.history_button.clicked.connect(self.open_history)
         self.history_dialog: ProfileHistory | None = None
-        self._notes: dict[str, str] = {}  # profile -> its last crawl's degraded fields (last_crawl_notes)
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(4, 4, 4, 4)
@@ -134,7 +130,8 @@ class SitesView(QWidget):
             matches = self.profiles.findItems(current, Qt.MatchFlag.MatchExactly) if current else []
             if matches:
                 self.profiles.setCurrentItem(matches[0])
-            self._mark_degraded()
+            self.health.reload(self.store, self.profiles)
+            self._show_health()
         finally:
             self._refreshing = False
         if self.inspector.browser.on_start_page():
@@ -164,17 +161,9 @@ class SitesView(QWidget):
             self.inspector.set_profile(profile)
         self.refresh(select=name)
 
-    def _mark_degraded(self) -> None:
-        self._notes = last_crawl_notes(self.store)
-        mark_degraded_items(self.profiles, self._notes)
-        self._show_health()
-
     def _show_health(self) -> None:
-        item = self.profiles.currentItem()
-        note = self._notes.get(item.text()) if item is not None else None
-        self.health.setText(f"\u26a0 {note}" if note else "")
-        self.health.setVisible(bool(note))
-        self.history_button.setEnabled(item is not None)
+        self.health.show_for(self.profiles.currentItem())
+        self.history_button.setEnabled(self.profiles.currentItem() is not None)
 
     def show_start_page(self) -> None:
         """The local start page: the three steps, the demo site, the stored profiles."""
@@ -183,7 +172,7 @@ class SitesView(QWidget):
             profile = self.store.load_profile(name)
             if profile is not None:
                 entries.append(start_page.ProfileEntry(name, profile.start_urls[0] if profile.start_urls else "",
-                                                       len(profile.fields), self._notes.get(name, "")))
+                                                       len(profile.fields), self.health.notes.get(name, "")))
         self.inspector.show_start(start_page.render(entries))
 
     def open_demo(self) -> str:
