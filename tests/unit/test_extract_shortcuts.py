@@ -55,3 +55,16 @@ def test_page_checked_and_parsed_as_utf8_bytes_is_the_page_parsed_as_text(page):
     assert data == text.encode("utf-8")
     ours = extract._parse_page(text, data, BASE)
     assert lxml.html.tostring(ours) == lxml.html.tostring(parse_html(text, BASE))
+
+
+@pytest.mark.parametrize("base", [BASE, "https://h.vn", "http://user@h.vn:8080/a;p?q#f", "HTTP://H.VN/a", "ftp://h.vn/a",
+                                  "http:///a", "", "/relative", "javascript:void(0)"])
+def test_joined_links_are_what_urljoin_gives(base):
+    from urllib.parse import urljoin
+
+    from xnews_gui.core.sanitize import join_url
+
+    links = ["/images/1-main.png", "/thời-sự/bài-viết.htm", "/", "/a//b", "/a/./b", "/a/../b", "/a/..", "/.", "/a?",
+             "/a#", "/a?q=1#f", "/a;p", "/a\\b", "/a b", "/a\tb", "/a\x01", "/%7Ea", "/a:b@c", "//cdn.vn/x.png"]
+    for link in links:
+        assert join_url(base, link) == urljoin(base, link), link
