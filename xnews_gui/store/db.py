@@ -139,7 +139,10 @@ def connect(path: str | Path, write_lock) -> SqliteDatabase:
     db.bind(ALL_MODELS)
     with write_lock:
         for target in range(version, SCHEMA_VERSION):
-            with db.atomic():
+            # IMMEDIATE, then look again: another process opening the same folder may have migrated
+            with db.atomic("IMMEDIATE"):
+                if db.execute_sql("PRAGMA user_version").fetchone()[0] != target:
+                    continue
                 MIGRATIONS[target](db)
                 db.execute_sql(f"PRAGMA user_version = {target + 1}")
     return db

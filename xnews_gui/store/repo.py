@@ -101,7 +101,7 @@ class Records:
         content_hash = article.content_hash
         db = self.db
         # raw SQL: this runs once per crawled article and peewee's model layer tripled its cost
-        with self.write_lock, db.atomic():
+        with self.write_lock, db.atomic("IMMEDIATE"):
             if article.body_text:
                 row = db.execute_sql(
                     "SELECT id FROM article WHERE content_hash = ? AND profile = ? LIMIT 1", (content_hash, profile)
@@ -210,7 +210,7 @@ class Records:
         return {c.name for c in Category.select().where(Category.hidden == True)}  # noqa: E712
 
     def set_category_hidden(self, name: str, hidden: bool) -> None:
-        with self.write_lock, self.db.atomic():
+        with self.write_lock, self.db.atomic("IMMEDIATE"):
             cat, _ = Category.get_or_create(name=name)
             cat.hidden = hidden
             cat.save()

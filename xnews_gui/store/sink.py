@@ -85,7 +85,7 @@ class StoreSink:
         other threads take the GIL, and getting it back can take a switch interval); one at a
         time, each in its own savepoint, when the batch statement fails."""
         try:
-            with self.store.db.atomic():
+            with self.store.db.atomic("IMMEDIATE"):
                 return self._insert_many(rows)
         except Exception:
             out: list = []

@@ -56,8 +56,12 @@ class Store(Versions, Records, Queries, Duplicates):
 
     @contextmanager
     def writing(self):
-        """One transaction under the write lock: ``with store.writing(): ...``."""
-        with self.write_lock, self.db.atomic():
+        """One transaction under the write lock: ``with store.writing(): ...``.
+
+        IMMEDIATE: SQLite's write lock is taken at the start, so a transaction that reads before
+        it writes waits for another process's writer (busy_timeout) instead of failing with
+        'database is locked' when it tries to upgrade."""
+        with self.write_lock, self.db.atomic("IMMEDIATE"):
             yield self.db
 
     def close(self) -> None:

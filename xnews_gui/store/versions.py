@@ -79,6 +79,6 @@ class Versions:
 
     def delete_profile(self, name: str) -> bool:
         """Delete a profile and its versions."""
-        with self.write_lock, self.db.atomic():
+        with self.write_lock, self.db.atomic("IMMEDIATE"):
             ProfileVersion.delete().where(ProfileVersion.profile == name).execute()
             return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
