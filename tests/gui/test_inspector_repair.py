@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.gui.inspector_helpers import LOAD_MS, click, js, load, pick, shot, sites  # noqa: F401 (sites: fixture)
+from tests.gui.inspector_helpers import LOAD_MS, js, load, pick, shot, sites  # noqa: F401 (sites: fixture)
+from tests.redesign import profile_authored_before_redesign
 from xnews_gui.core.rules import css_to_xpath, normalize_space
 from xnews_gui.demo.server import DemoServer
 from xnews_gui.demo.site import DemoSite
@@ -143,23 +144,12 @@ def test_save_learns_the_site_then_a_redesign_is_repaired_with_one_click(qtbot, 
 
 def test_open_in_sites_on_a_crawl_card_brings_the_profile_and_its_repair(qtbot, store, site_server):
     """The crawl card's failing page, "Open in Sites": the Sites tab shows it with the profile's repair."""
-    from xnews_gui.core.profile import Profile
-    from xnews_gui.core.rules import parse_html
-    from xnews_gui.core.selectors import element_xpath, induce_profile
     from xnews_gui.ui.main_window import TABS, MainWindow
     from xnews_gui.ui.settings import Preferences
-    from tests.conftest import PROFILES
 
     site = DemoSite(per_category=5, second_template=True)
-    old = [a for a in site.articles if not site.uses_second_template(a)]
-    clicked = site.article_page(old[0])
-    doc = parse_html(clicked)
-    induced = induce_profile({"title": [(clicked, element_xpath(doc.xpath("//h1")[0]))],
-                              "body": [(clicked, element_xpath(doc.xpath("//div[@class='article-body']")[0]))]},
-                             siblings=[site.article_page(a) for a in old[1:4]], name="redesign")
-    bundled = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
-    store.save_profile(bundled.with_(name="redesign", start_urls=(site_server.url,), fields=induced.fields,
-                                     chains=induced.chains, remove=induced.remove))
+    authored = profile_authored_before_redesign(site, "redesign", site_server.url)
+    store.save_profile(authored)
     site_server.serve(site)
     win = MainWindow(store)
     qtbot.addWidget(win)
@@ -186,7 +176,7 @@ def test_open_in_sites_on_a_crawl_card_brings_the_profile_and_its_repair(qtbot, 
     qtbot.waitUntil(lambda: js(qtbot, inspector, "badge()") == "1 match", timeout=LOAD_MS)  # the repair, tinted
     shot(win, "repair-4-open-in-sites")
     proposed = bar.repair.rule.selector
-    assert proposed != induced.fields["body"].selector
+    assert proposed != authored.fields["body"].selector
     with qtbot.waitSignal(win.sites.profileSaved, timeout=LOAD_MS):
         press(bar.accept_button)
     assert store.load_profile("redesign").fields["body"].selector == proposed

@@ -12,11 +12,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWebEngineCore import QWebEngineScript
 
-from tests.conftest import PROFILES
-from xnews_gui.core.profile import Profile
+from tests.redesign import profile_authored_before_redesign
 from xnews_gui.core.repair import propose_repair
-from xnews_gui.core.rules import parse_html
-from xnews_gui.core.selectors import element_xpath, induce_profile
 from xnews_gui.core.urls import canonical
 from xnews_gui.demo.server import DemoServer
 from xnews_gui.demo.site import DemoSite
@@ -37,15 +34,7 @@ def two_layouts():
     """The demo site with a second article layout (every third article) and rules authored before it."""
     site = DemoSite(second_template=True)
     server = DemoServer(site=site, port=0).start()
-    old = [a for a in site.articles if not site.uses_second_template(a)]
-    clicked = site.article_page(old[0])
-    doc = parse_html(clicked)
-    induced = induce_profile({"title": [(clicked, element_xpath(doc.xpath("//h1")[0]))],
-                              "body": [(clicked, element_xpath(doc.xpath("//div[@class='article-body']")[0]))]},
-                             siblings=[site.article_page(a) for a in old[1:4]], name="twolayouts")
-    bundled = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
-    profile = bundled.with_(name="twolayouts", start_urls=(server.url,), fields=induced.fields,
-                            chains=induced.chains, remove=induced.remove)
+    profile = profile_authored_before_redesign(site, "twolayouts", server.url)
     try:
         yield site, server, profile
     finally:

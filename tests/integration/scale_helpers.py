@@ -166,3 +166,12 @@ def copy_profile(source: Path, target: Path, **changes) -> Path:
 
 def which_redis() -> str | None:
     return shutil.which("redis-server")
+
+
+def run_cluster(setup: dict, profile: str, redis_url: str, outs: list[Path]) -> None:
+    """One worker per output file, all sharing the Redis frontier at redis_url; each must exit 0."""
+    procs = [start_worker(setup["python"], setup["project"], profile, out, f"XNEWS_REDIS_URL={redis_url}")
+             for out in outs]
+    wait_all(procs)
+    log = outs[0].with_suffix(".log")
+    assert [p.returncode for p in procs] == [0] * len(procs), log.read_text(errors="replace")[-3000:]

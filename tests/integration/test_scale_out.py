@@ -24,7 +24,7 @@ from xnews_gui.paths import BUNDLED_MODEL  # noqa: E402
 
 from ..conftest import PROFILES, REPO  # noqa: E402
 from .scale_helpers import (LoggedDemoSite, RedisServer, copy_profile, early_gaps, export_project, free_port,  # noqa: E402
-                            read_items, start_worker, venv_without_qt, wait_all, which_redis, worker_env)
+                            read_items, run_cluster, start_worker, venv_without_qt, wait_all, which_redis, worker_env)
 
 pytestmark = pytest.mark.slow
 
@@ -167,10 +167,7 @@ def test_two_workers_share_one_frontier(setup, site, redis_server, tmp_path):
     _, logged = site
     start = len(logged.log)
     outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
-    procs = [start_worker(setup["python"], setup["project"], "demo-polite", out, f"XNEWS_REDIS_URL={redis_server.url}")
-             for out in outs]
-    wait_all(procs)
-    assert [p.returncode for p in procs] == [0, 0], outs[0].with_suffix(".log").read_text(errors="replace")[-3000:]
+    run_cluster(setup, "demo-polite", redis_server.url, outs)
     first, second = (read_items(o) for o in outs)
     assert first and second, "both workers did work"
     assert not {i["url"] for i in first} & {i["url"] for i in second}
@@ -193,10 +190,7 @@ def test_two_workers_on_the_simulator(setup, redis_server, tmp_path):
     if setup["newsim"] is None:
         pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
     outs = [tmp_path / "s1.jsonl", tmp_path / "s2.jsonl"]
-    procs = [start_worker(setup["python"], setup["project"], "newsim", out, f"XNEWS_REDIS_URL={redis_server.url}")
-             for out in outs]
-    wait_all(procs)
-    assert [p.returncode for p in procs] == [0, 0], outs[0].with_suffix(".log").read_text(errors="replace")[-3000:]
+    run_cluster(setup, "newsim", redis_server.url, outs)
     first, second = (read_items(o) for o in outs)
     assert first and second, "both workers did work"
     assert not {i["url"] for i in first} & {i["url"] for i in second}
@@ -273,10 +267,7 @@ def test_robots_crawl_delay_holds_over_a_cluster(setup, delayed_site, redis_serv
     _, logged = delayed_site
     start = len(logged.log)
     outs = [tmp_path / "c1.jsonl", tmp_path / "c2.jsonl"]
-    procs = [start_worker(setup["python"], setup["project"], "demo-robots", out, f"XNEWS_REDIS_URL={redis_server.url}")
-             for out in outs]
-    wait_all(procs)
-    assert [p.returncode for p in procs] == [0, 0], outs[0].with_suffix(".log").read_text(errors="replace")[-3000:]
+    run_cluster(setup, "demo-robots", redis_server.url, outs)
     pages = [t for t, p in logged.log[start:] if p != "/robots.txt"]
     assert len(pages) >= 12
     gaps = sorted(b - a for a, b in zip(pages, pages[1:]))
