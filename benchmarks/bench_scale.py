@@ -27,7 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_crawl import PROFILE, REPO, pinned, run_measured, start_newsim  # noqa: E402
+from bench_crawl import PROFILE, REPO, run_measured, start_newsim  # noqa: E402
 
 ENV = dict(os.environ, PYTHONPATH=str(REPO))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .core.files import MAX_PROFILE_BYTES, file_inside, read_file
-from .core.profile import Profile, ProfileError
+from .core.profile import Profile
 from .paths import BUNDLED_PROFILES
 
 

@@ -15,7 +15,6 @@ scikit-learn pipeline it was trained as.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from itertools import chain, repeat
 from pathlib import Path
 from typing import Iterable, Sequence

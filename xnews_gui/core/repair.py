@@ -47,7 +47,6 @@ class Repair:
 
 def propose_repair(profile: Profile, name: str, failing: list[tuple[str, str]]) -> Repair | None:
     """The best repair for field ``name`` over failing pages ``[(html, url)]``, or None."""
-    from .induce import _value  # noqa: F401  (same value semantics as induction)
     from .selectors import induce
 
     if not failing:
