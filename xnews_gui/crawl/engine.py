@@ -38,7 +38,7 @@ from .pipeline import ItemPipeline, ModelSource, PageItem
 from .queueing import Queuer
 from .state import NEW, CrawlState
 from .stats import CrawlStats, broken_fields
-from .storage import raw_name, write_atomic
+from ..core.raw_pages import RawPack
 from .traps import TrapGuard
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,7 @@ class Crawler(RunControl):
         self.state_path = Path(state_dir) / f"{profile.name}.sqlite3"
         self.raw_root = opts.raw_dir or getattr(sink, "raw_root", None)
         self.image_root = opts.image_dir or getattr(sink, "image_root", None)
+        self.raw_pack = RawPack(self.raw_root) if opts.save_raw and self.raw_root else None
         self.traps = TrapGuard(max_pages_per_host=opts.max_pages_per_host, max_path_repeats=opts.max_path_repeats,
                                max_query_params=opts.max_query_params, max_query_variants=opts.max_query_variants,
                                max_list_pages_per_pattern=opts.max_list_pages_per_pattern,
@@ -158,6 +159,8 @@ class Crawler(RunControl):
             self._stop.set()
             self.state.commit()
             self.downloader.close()
+            if self.raw_pack is not None:
+                self.raw_pack.close()
         summary = self.stats
         summary["status"] = status
         summary["pass"] = self.state.pass_no
@@ -364,15 +367,13 @@ class Crawler(RunControl):
         self._emit("error", {"url": url, "kind": kind, "message": message})
 
     def _save_raw(self, url: str, body: bytes) -> str:
-        if not (self.options.save_raw and self.raw_root):
+        if self.raw_pack is None:
             return ""
-        name = raw_name(url)
         try:
-            write_atomic(Path(self.raw_root) / name, body)
+            return self.raw_pack.save(url, body)
         except OSError as exc:
             self._error(url, "raw_store", f"cannot save the raw page: {exc}")
             return ""
-        return name
 
     # --- events -------------------------------------------------------------------------
     def _emit(self, kind: str, data: dict) -> None:

@@ -14,7 +14,7 @@ from typing import Iterable, Protocol, runtime_checkable
 @runtime_checkable
 class Sink(Protocol):
     image_root: Path | None  # where images go (content-addressed), None = no image cache
-    raw_root: Path | None  # where raw pages go (<md5 of URL>.html), None = not kept
+    raw_root: Path | None  # where raw pages go (packs, core/raw_pages.py), None = not kept
 
     def is_known(self, url: str) -> bool: ...
 

@@ -1,19 +1,12 @@
-"""Files the crawler writes: raw pages (by MD5 of the URL) and cached images (by SHA-256)."""
+"""Files the crawler writes whole: cached images (by SHA-256). Raw pages go to packs (core/raw_pages.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from pathlib import Path
 
 from ..paths import image_file  # noqa: F401  (the image cache's layout, shared with the store)
-
-
-def raw_name(url: str) -> str:
-    """Where a raw page lies, relative to the raw folder: <md5[:2]>/<md5>.html."""
-    digest = hashlib.md5(url.encode("utf-8")).hexdigest()
-    return f"{digest[:2]}/{digest}.html"
 
 
 _made_dirs: set[str] = set()
