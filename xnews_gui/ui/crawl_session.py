@@ -1,21 +1,30 @@
-"""One profile's crawl, run in a worker thread and reported to the GUI in batches.
+"""One profile's crawl, run in a process of its own and reported to the GUI in batches.
 
-The engine calls ``on_event`` from its own threads at any rate; those calls only append
-to a deque. A GUI timer drains the deque a few times a second and emits one signal per
-kind with everything that arrived, so a fast crawl cannot flood the event loop.
+The crawl runs in a child process (services/crawl_child.py): its threads never hold this
+process's interpreter lock, so painting and clicks are not kept waiting by a full-speed crawl.
+Its events arrive as JSON lines on a pipe read by the event loop; pause, resume and stop go
+back the same way. A profile marked "render" is crawled in a worker thread here instead: its
+pages are rendered by the app's own offscreen browser pages (ui/render_pool.py).
+Events only append to a deque; a GUI timer drains it a few times a second and emits one
+signal per kind with everything that arrived, so a fast crawl cannot flood the event loop.
 """
 
 from __future__ import annotations
 
 import collections
+import json
+import logging
 import time
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 from ..core.profile import Profile
 from ..services.crawl import start_crawl
+from ..services.crawl_child import child_command, options_to_dict
 from ..store import Store
 from . import workers
+
+log = logging.getLogger(__name__)
 
 DRAIN_MS = 200
 
@@ -34,8 +43,10 @@ class CrawlSession(QObject):
     stateChanged = Signal(str)  # starting | running | paused | stopping | finished | stopped | limit | failed
     finished = Signal(dict)  # the engine's summary
 
-    def __init__(self, profile: Profile, store: Store, options, classifier=None, parent=None,  # classifier or loader
+    def __init__(self, profile: Profile, store: Store, options, classifier=None, parent=None,
                  image_cache_limit: int = 0):
+        """``classifier``: None crawls without topics; otherwise the data folder's topic model is used
+        (the child process loads it; a "render" profile's crawl calls this loader or model)."""
         super().__init__(parent)
         self.profile = profile
         self.store = store
@@ -53,6 +64,9 @@ class CrawlSession(QObject):
         self._timer = QTimer(self, interval=DRAIN_MS)
         self._timer.timeout.connect(self._drain)
         self._render_pool = None  # offscreen pages for a profile marked "render" (ui/render_pool.py)
+        self._process: QProcess | None = None  # the crawl's child process (profiles not marked "render")
+        self._output = b""  # a line of the child's output not complete yet
+        self._ended: tuple[str, object] | None = None  # the child's last word: ("done", summary) | ("failed", msg)
 
     @property
     def name(self) -> str:
@@ -73,7 +87,10 @@ class CrawlSession(QObject):
         self._set_state("starting")
         self._timer.start()
         self._stop_requested = False
-        if self.profile.render is not None and self._render_pool is None:
+        if self.profile.render is None:
+            self._start_process()
+            return
+        if self._render_pool is None:
             from .render_pool import RenderPool
 
             self._render_pool = RenderPool(2, parent=self)
@@ -83,23 +100,105 @@ class CrawlSession(QObject):
         workers.start(self._worker, workers.crawl_pool())
 
     def pause(self) -> None:
-        if self._handle is not None and self.state == "running":
-            self._handle.pause()
+        if self.state == "running" and self._command("pause"):
             self._set_state("paused")
 
     def resume(self) -> None:
-        if self._handle is not None and self.state == "paused":
-            self._handle.resume()
+        if self.state == "paused" and self._command("resume"):
             self._set_state("running")
 
     def stop(self) -> None:
         if self.is_active():
             self._set_state("stopping")
             self._stop_requested = True
-            if self._handle is not None:
-                self._handle.stop()
+            self._command("stop")
 
-    # --- worker thread ------------------------------------------------------------
+    def wait(self, timeout_ms: int) -> bool:
+        """Wait for the crawl's process to end (closing the window); killed when it takes longer."""
+        process = self._process
+        if process is None or process.state() == QProcess.ProcessState.NotRunning:
+            return True
+        if process.waitForFinished(timeout_ms):
+            return True
+        process.kill()
+        return process.waitForFinished(1000)
+
+    def _command(self, command: str) -> bool:
+        if self._process is not None:
+            if self._process.state() == QProcess.ProcessState.NotRunning:
+                return False
+            self._process.write(command.encode() + b"\n")
+            return True
+        handle = self._handle
+        if handle is None:
+            return False
+        getattr(handle, command)()
+        return True
+
+    # --- the child process --------------------------------------------------------------
+    def _start_process(self) -> None:
+        program, args, env = child_command()
+        environment = QProcessEnvironment.systemEnvironment()
+        for key, value in env.items():
+            environment.insert(key, value)
+        process = self._process = QProcess(self)
+        process.setProcessEnvironment(environment)
+        process.readyReadStandardOutput.connect(self._read_output)
+        process.readyReadStandardError.connect(self._read_errors)
+        process.finished.connect(self._process_finished)
+        process.errorOccurred.connect(self._process_error)
+        self._output, self._ended = b"", None
+        request = {"data_dir": str(self.store.root), "profile": self.profile.to_dict(),
+                   "options": options_to_dict(self.options),
+                   "classifier": "none" if self.classifier is None else "auto",
+                   "skip_hidden_topics": skip_hidden_topics(), "image_cache_limit": self.image_cache_limit}
+        process.start(program, args)
+        process.write(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+
+    def _read_output(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        self._output += bytes(process.readAllStandardOutput())
+        *lines, self._output = self._output.split(b"\n")
+        for line in lines:
+            try:
+                message = json.loads(line)
+                kind, data = message["kind"], message["data"]
+            except (ValueError, KeyError, TypeError):
+                log.warning("crawl process: unreadable line %r", line[:200])
+                continue
+            if kind in ("done", "failed"):
+                self._ended = (kind, data)
+            else:
+                self._events.append((kind, data))
+
+    def _read_errors(self) -> None:
+        """The child's own messages and tracebacks go to the app's log."""
+        if self._process is not None:
+            text = bytes(self._process.readAllStandardError()).decode("utf-8", "replace").rstrip()
+            if text:
+                log.warning("crawl process [%s]: %s", self.name, text)
+
+    def _process_finished(self, exit_code: int, _status=None) -> None:
+        self._read_errors()
+        self._read_output()
+        process, ended, self._process = self._process, self._ended, None
+        if process is not None:
+            process.deleteLater()
+        if ended is not None and ended[0] == "done" and isinstance(ended[1], dict):
+            self._done(ended[1])
+        elif ended is not None and ended[0] == "failed":
+            self._crashed(str((ended[1] or {}).get("message", "the crawl failed")))
+        else:
+            self._crashed(f"the crawl's process ended without a summary (exit code {exit_code})")
+
+    def _process_error(self, error) -> None:
+        if error == QProcess.ProcessError.FailedToStart and self._process is not None:
+            self._process = None
+            self._crashed(f"the crawl's process could not start: {error.name}")
+
+    # --- worker thread (a profile marked "render") ------------------------------------------------
     def _run(self) -> dict:
         handle = start_crawl(self.profile, self.store, self.options,
                              lambda ev: self._events.append((ev.kind, ev.data)), classifier=self.classifier,

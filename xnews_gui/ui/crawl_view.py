@@ -268,7 +268,9 @@ class CrawlView(QWidget):
         self.tick.stop()
         self.next_runs.clear()
         self.stop_all()
-        workers.crawl_pool().waitForDone(timeout_ms)
+        for session in self.sessions.values():  # crawls in a process of their own
+            session.wait(timeout_ms)
+        workers.crawl_pool().waitForDone(timeout_ms)  # a profile marked "render" crawls in a thread
         self.demo.stop()
 
     # --- session events ------------------------------------------------------------------------
