@@ -12,9 +12,9 @@ from xnews_gui.crawl.options import CrawlOptions
 from xnews_gui.services.crawl_child import child_command, options_from_dict, options_to_dict
 
 
-def spawn() -> subprocess.Popen:
+def spawn(stderr=None) -> subprocess.Popen:
     program, args, env = child_command()
-    return subprocess.Popen([program, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    return subprocess.Popen([program, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                             env=dict(os.environ, **env))
 
 
@@ -54,3 +54,18 @@ def test_the_crawl_stops_when_the_app_goes_away(demo_profile, store):
     assert rest[-1]["kind"] == "done" and rest[-1]["data"]["status"] == "stopped"
     assert store.recent_runs(1)[0].status == "stopped"
     assert 0 < store.count_articles() < 72
+
+
+def test_a_crawl_that_ends_by_itself_exits_cleanly_while_the_app_still_listens(demo_profile, store, tmp_path):
+    """The command reader blocked on the open stdin must not abort the child's exit."""
+    errors = (tmp_path / "stderr.txt").open("wb")
+    child = spawn(stderr=errors)
+    child.stdin.write(request(store.root, demo_profile, max_pages=3, delay_s=0, concurrency=1))
+    child.stdin.flush()
+    events = [json.loads(line) for line in child.stdout]  # until the child closes its end
+    assert child.wait(timeout=60) == 0
+    child.stdin.close()
+    errors.close()
+    assert events[-1]["kind"] == "done" and events[-1]["data"]["status"] in ("limit", "finished")
+    assert "Fatal Python error" not in (tmp_path / "stderr.txt").read_text()
+    assert store.recent_runs(1)[0].status == events[-1]["data"]["status"]

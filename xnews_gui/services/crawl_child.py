@@ -27,7 +27,6 @@ from ..crawl.options import CrawlOptions
 
 MODULE = "xnews_gui.services.crawl_child"
 CHILD_NICE = 5  # background work: a third of the window's share of a core when both want it
-COMMANDS = ("pause", "resume", "stop")
 
 
 def child_command() -> tuple[str, list[str], dict[str, str]]:
@@ -92,7 +91,30 @@ class Channel:
                 self.on_broken()
 
 
-def _listen(stream, handle) -> None:
+class Lines:
+    """Lines from a pipe, read unbuffered: a thread blocked here cannot stop the interpreter from
+    exiting (a buffered stdin's lock held by a blocked daemon thread aborts Python's shutdown)."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.pending = b""
+
+    def readline(self) -> bytes:
+        while b"\n" not in self.pending:
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                line, self.pending = self.pending, b""
+                return line
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line + b"\n"
+
+    def __iter__(self):
+        while line := self.readline():
+            yield line
+
+
+def _listen(stream: Lines, handle) -> None:
     """Commands from the app until stdin closes (then the crawl stops)."""
     for raw in stream:
         command = raw.decode("utf-8", "replace").strip()
@@ -117,7 +139,7 @@ def main() -> int:
     from ..store import Store
     from .crawl import AUTO, start_crawl
 
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    stdin, stdout = Lines(sys.stdin.fileno()), sys.stdout.buffer
     sys.stdout = sys.stderr  # stray prints must not corrupt the event stream
     _lower_priority()
     channel = Channel(stdout, lambda: None)
