@@ -96,3 +96,37 @@ def test_signatures_are_the_ones_already_stored():
     for text in texts + [tricky, tricky.upper()]:
         expected, got = _reference_signature(text), neardup.signature(text)
         assert got[1] == expected[1] and np.array_equal(got[0], expected[0])
+
+
+PINNED_TEXT = ("Sáng 1/12, Ủy ban nhân dân thành phố Hà Nội công bố kế hoạch mở thêm ba tuyến xe buýt điện nối "
+               "trung tâm với sân bay Nội Bài. Theo kế hoạch, các tuyến mới chạy từ 5 giờ đến 23 giờ mỗi ngày, "
+               "giá vé 9.000 đồng một lượt; học sinh, sinh viên và người cao tuổi được giảm một nửa. Sở Giao thông "
+               "vận tải cho biết đoàn xe 120 chiếc sẽ được đưa vào khai thác từ quý I năm sau, sau khi hoàn tất "
+               "nhà chờ và trạm sạc. HÒA BÌNH hoà bình ĐÀ NẴNG snake_case 3,5% cafe\u0301")
+
+
+def test_signature_values_are_pinned():
+    """Computed once by the first implementation (np.remainder over uint64): the values in users'
+    databases. Any change of hash, seed, shingling or arithmetic fails here."""
+    import zlib
+
+    sig, size = neardup.signature(PINNED_TEXT)
+    assert size == 104
+    assert list(map(int, sig[:6])) == [15720491, 14879047, 15953501, 25322988, 15208378, 34899926]
+    assert zlib.crc32(neardup.to_blob(sig)) == 2853674082
+
+
+def _exact_minima(hashes):
+    a, b, p = (int(x) for x in neardup._A), (int(x) for x in neardup._B), (1 << 31) - 1
+    return np.array([min((ak * int(h) + bk) % p for h in hashes) for ak, bk in zip(a, b)], dtype=np.uint32)
+
+
+@pytest.mark.parametrize("quotient_too_big_often", [False, True])
+def test_minima_are_exact_at_the_edges(monkeypatch, quotient_too_big_often):
+    if quotient_too_big_often:  # the rare "z // p + 1" case made common: the correction must give the same
+        monkeypatch.setattr(neardup, "_OVER_P", neardup._OVER_P * (1 + 2.0 ** -20))
+    rng = np.random.default_rng(7)
+    edges = [0, 1, 2, 0xFFFF, 0x10000, (1 << 31) - 2, (1 << 31) - 1]
+    for n in (1, 7, neardup._ROWS, neardup._ROWS + 3):
+        hashes = np.array(edges[:n] + list(rng.integers(0, 1 << 31, max(0, n - len(edges)))), dtype=np.uint32)
+        assert np.array_equal(neardup._minima(hashes), _exact_minima(hashes))

@@ -39,15 +39,45 @@ def shingles(text: str, size: int = SHINGLE) -> set[str]:
 
 def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     """(128 uint32 minima, shingle count) of ``text``; None when it is too short to judge."""
-    grams = shingles(text, size)
+    # the UTF-8 of shingles(text), each word encoded once: crc32 needs bytes
+    found = list(map(str.encode, words(text or "")))
+    grams = set(map(b" ".join, zip(*(found[i:] for i in range(size)))))
     if len(grams) < MIN_SHINGLES:
         return None
-    hashes = np.array(list(map(zlib.crc32, map(str.encode, grams))), dtype=np.uint64)
-    hashes &= np.uint64(0x7FFFFFFF)
-    products = hashes[:, None] * _A[None, :]  # (h * a + b) mod p, in place: one n x 128 buffer
-    products += _B[None, :]
-    np.remainder(products, _PRIME, out=products)
-    return products.min(axis=0).astype(np.uint32), len(grams)
+    hashes = np.fromiter(map(zlib.crc32, grams), dtype=np.uint32, count=len(grams))
+    hashes &= np.uint32(0x7FFFFFFF)
+    return _minima(hashes), len(grams)
+
+
+# min over shingles of (a h + b) mod p for the 128 (a, b), without np.remainder's integer division:
+# with h = h1 2^16 + h0, a h + b = a' h1 + a h0 + b (mod p) where a' = a 2^16 mod p; every term is
+# below 2^47, so one float64 matrix product [h1 h0 1] @ [a'; a; b] gives z < 2^48 exactly.
+_SPLIT = np.stack([(_A * np.uint64(1 << 16)) % _PRIME, _A, _B]).astype(np.float64)
+_P_FLOAT = float(_PRIME)
+_OVER_P = (1.0 / _P_FLOAT) * (1.0 + 2.0 ** -50)  # a hair above 1/p: floor(z * it) is z // p or one more
+_ROWS = 256  # shingles per product: a 256 x 128 block stays in cache (and keeps BLAS on one thread)
+
+
+def _minima(hashes: np.ndarray) -> np.ndarray:
+    split = np.empty((len(hashes), 3))
+    split[:, 0] = hashes >> 16
+    split[:, 1] = hashes & 0xFFFF
+    split[:, 2] = 1.0
+    least = None
+    for start in range(0, len(hashes), _ROWS):
+        z = split[start:start + _ROWS] @ _SPLIT
+        quotient = z * _OVER_P
+        np.floor(quotient, out=quotient)
+        quotient *= _P_FLOAT
+        z -= quotient  # z mod p exactly, or (rarely) that minus p: negative, so it shows up as the minimum
+        low = z.min(axis=0)
+        if low.min() < 0:
+            wrong = np.flatnonzero(low < 0)
+            column = z[:, wrong]
+            column[column < 0] += _P_FLOAT
+            low[wrong] = column.min(axis=0)
+        least = low if least is None else np.minimum(least, low, out=least)
+    return least.astype(np.uint32)
 
 
 def to_blob(sig: np.ndarray) -> bytes:
