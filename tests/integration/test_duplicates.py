@@ -95,9 +95,13 @@ def test_the_index_keeps_the_newest_window_whatever_the_appends(monkeypatch):
         ids = np.arange(next_id, next_id + n)
         next_id += n
         sigs = rng.integers(0, 2**31, size=(n, duplicates.neardup.PERMUTATIONS)).astype(np.uint32)
-        index.add(ids, ids * 10, ids + 5, sigs)
+        if n == 1 and next_id % 2:  # the crawl's way: one article at a time
+            index.add_one(int(ids[0]), int(ids[0]) * 10, int(ids[0]) + 5, sigs[0])
+        else:
+            index.add(ids, ids * 10, ids + 5, sigs)
         added += [(i, s) for i, s in zip(ids, sigs)]
         newest = added[-100:]
         assert list(index.ids) == [i for i, _ in newest]
         assert list(index.groups) == [i * 10 for i, _ in newest] and list(index.sizes) == [i + 5 for i, _ in newest]
         assert np.array_equal(index.sigs, np.stack([s for _, s in newest]))
+        assert np.array_equal(index.fingerprints, np.stack([s for _, s in newest]) & 0xFF)

@@ -117,16 +117,42 @@ def test_signature_values_are_pinned():
 
 
 def _exact_minima(hashes):
-    a, b, p = (int(x) for x in neardup._A), (int(x) for x in neardup._B), (1 << 31) - 1
-    return np.array([min((ak * int(h) + bk) % p for h in hashes) for ak, bk in zip(a, b)], dtype=np.uint32)
+    p = (1 << 31) - 1
+    return np.array([min((int(a) * int(h) + int(b)) % p for h in hashes) for a, b in zip(neardup._A, neardup._B)],
+                    dtype=np.uint32)
 
 
-@pytest.mark.parametrize("quotient_too_big_often", [False, True])
-def test_minima_are_exact_at_the_edges(monkeypatch, quotient_too_big_often):
-    if quotient_too_big_often:  # the rare "z // p + 1" case made common: the correction must give the same
-        monkeypatch.setattr(neardup, "_OVER_P", neardup._OVER_P * (1 + 2.0 ** -20))
+def test_minima_are_exact_at_the_edges():
+    """Against integer arithmetic, with hashes whose value under some permutation is exactly 0, 1, p - 2
+    or p - 1 (where a float estimate would round into the next or the previous integer)."""
+    p = (1 << 31) - 1
+    edges = [pow(int(a), -1, p) * (r - int(b)) % p
+             for a, b in zip(neardup._A, neardup._B) for r in (0, 1, p - 2, p - 1)]
     rng = np.random.default_rng(7)
-    edges = [0, 1, 2, 0xFFFF, 0x10000, (1 << 31) - 2, (1 << 31) - 1]
-    for n in (1, 7, neardup._ROWS, neardup._ROWS + 3):
-        hashes = np.array(edges[:n] + list(rng.integers(0, 1 << 31, max(0, n - len(edges)))), dtype=np.uint32)
-        assert np.array_equal(neardup._minima(hashes), _exact_minima(hashes))
+    for n in (1, 2, 7, neardup._ROWS + 3):
+        for _ in range(40):
+            hashes = np.concatenate([rng.choice(edges, min(n, 4)), rng.integers(0, 1 << 31, n)]).astype(np.uint32)
+            assert np.array_equal(neardup._minima(hashes), _exact_minima(hashes))
+    for a, b in zip(neardup._A[:16], neardup._B[:16]):  # only the largest values: the top edge is the minimum
+        top = np.array([pow(int(a), -1, p) * (r - int(b)) % p for r in (p - 1, p - 2)], dtype=np.uint32)
+        assert np.array_equal(neardup._minima(top), _exact_minima(top))
+    assert np.array_equal(neardup._minima(np.array(edges, dtype=np.uint32)), np.zeros(neardup.PERMUTATIONS))
+
+
+def test_best_match_through_fingerprints_picks_the_same_row():
+    """Low-byte fingerprints only skip rows that cannot pass the Jaccard floor: the answer is the one of
+    the full comparison, also when rows share every low byte with a story but not its minima."""
+    texts = vntc("Chinh tri Xa hoi", 12)
+    sigs = [neardup.signature(t) for t in texts]
+    rng = np.random.default_rng(3)
+    look_alikes = [s[0] ^ (rng.integers(1, 1 << 23, neardup.PERMUTATIONS).astype(np.uint32) << 8) for s in sigs[:6]]
+    noise = list(rng.integers(0, 1 << 31, (300, neardup.PERMUTATIONS)).astype(np.uint32))
+    known = np.stack(look_alikes + [s[0] for s in sigs] + noise)  # look-alikes first: they would win ties
+    sizes = np.array([s[1] for s in sigs[:6]] + [s[1] for s in sigs] + [700] * 300)
+    queries = [neardup.signature(syndicated(t)[1]) for t in texts[:8]] + [neardup.signature(vntc("Vi tinh", 1)[0])]
+    picks = []
+    for query in queries:
+        full = neardup.best_match(query, known, sizes)
+        assert neardup.best_match(query, known, sizes, neardup.fingerprints(known)) == full
+        picks.append(full)
+    assert picks == [6 + i for i in range(8)] + [-1]

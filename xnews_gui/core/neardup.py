@@ -49,35 +49,31 @@ def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     return _minima(hashes), len(grams)
 
 
-# min over shingles of (a h + b) mod p for the 128 (a, b), without np.remainder's integer division:
-# with h = h1 2^16 + h0, a h + b = a' h1 + a h0 + b (mod p) where a' = a 2^16 mod p; every term is
-# below 2^47, so one float64 matrix product [h1 h0 1] @ [a'; a; b] gives z < 2^48 exactly.
-_SPLIT = np.stack([(_A * np.uint64(1 << 16)) % _PRIME, _A, _B]).astype(np.float64)
-_P_FLOAT = float(_PRIME)
-_OVER_P = (1.0 / _P_FLOAT) * (1.0 + 2.0 ** -50)  # a hair above 1/p: floor(z * it) is z // p or one more
+# min over shingles of (a h + b) mod p for the 128 (a, b), without integer division. With
+# h = h1 2^16 + h0 and a' = a 2^16 mod p, (a h + b) mod p = p frac(v), v = (a' h1 + a h0 + b) / p.
+# One float64 matrix product [h1 h0 1] @ [a'; a; b] / p gives u = v + e, 2^-34 < e < 2^-32 (the
+# coefficients' and sums' rounding stays under 2^-34 for these magnitudes, and the constant row
+# carries a 2^-33 nudge). As frac(v) = r / p <= 1 - 1/p, u never crosses the next integer, so
+# floor(u) = floor(v) and p frac(u) lies within 0.4 of the integer r: the minimum of frac(u) over a
+# column, times p and rounded, is the exact minimum of r.
+_COEFFICIENTS = np.stack([(_A * np.uint64(1 << 16)) % _PRIME, _A, _B]).astype(np.float64) / float(_PRIME)
+_COEFFICIENTS[2] += 2.0 ** -33
 _ROWS = 256  # shingles per product: a 256 x 128 block stays in cache (and keeps BLAS on one thread)
 
 
 def _minima(hashes: np.ndarray) -> np.ndarray:
+    """The 128 minima of (a h + b) mod p over ``hashes`` (uint32 below 2^31)."""
     split = np.empty((len(hashes), 3))
     split[:, 0] = hashes >> 16
     split[:, 1] = hashes & 0xFFFF
     split[:, 2] = 1.0
     least = None
     for start in range(0, len(hashes), _ROWS):
-        z = split[start:start + _ROWS] @ _SPLIT
-        quotient = z * _OVER_P
-        np.floor(quotient, out=quotient)
-        quotient *= _P_FLOAT
-        z -= quotient  # z mod p exactly, or (rarely) that minus p: negative, so it shows up as the minimum
-        low = z.min(axis=0)
-        if low.min() < 0:
-            wrong = np.flatnonzero(low < 0)
-            column = z[:, wrong]
-            column[column < 0] += _P_FLOAT
-            low[wrong] = column.min(axis=0)
+        u = split[start:start + _ROWS] @ _COEFFICIENTS
+        u -= np.floor(u)
+        low = u.min(axis=0)
         least = low if least is None else np.minimum(least, low, out=least)
-    return least.astype(np.uint32)
+    return np.rint(least * float(_PRIME)).astype(np.uint32)
 
 
 def to_blob(sig: np.ndarray) -> bytes:
@@ -106,16 +102,42 @@ def same_story(a, b) -> bool:
     return jaccard >= MIN_JACCARD and contained >= MIN_CONTAINMENT
 
 
-def best_match(sig: tuple[np.ndarray, int], known: np.ndarray, sizes: np.ndarray) -> int:
+def fingerprints(sigs: np.ndarray) -> np.ndarray:
+    """The low byte of each minimum: 4x less to read when ``best_match`` looks through many rows."""
+    return sigs.astype(np.uint8)
+
+
+_BYTE_SUM = np.uint64(0x0101010101010101)
+
+
+def _equal_bytes(rows: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """How many of each row's bytes equal ``row``'s (rows of PERMUTATIONS uint8)."""
+    # 8 comparisons per uint64; a byte lane sums at most 16 ones, and the product's top byte sums
+    # the 8 lanes (at most 128): no carry crosses a byte
+    lanes = (rows == row).view(np.uint64).sum(axis=1)
+    return (lanes * _BYTE_SUM) >> np.uint64(56)
+
+
+def best_match(sig: tuple[np.ndarray, int], known: np.ndarray, sizes: np.ndarray,
+               known_fingerprints: np.ndarray | None = None) -> int:
     """Row index of the stored signature (rows of ``known``, shingle counts ``sizes``) that tells the
-    same story as ``sig`` most surely, or -1 when none does."""
+    same story as ``sig`` most surely, or -1 when none does. With ``fingerprints(known)`` only the rows
+    whose low bytes pass the Jaccard floor are compared in full (equal minima have equal low bytes,
+    so no row is missed; two other stories share a low byte 1 time in 256)."""
     if len(known) == 0:
         return -1
-    equal = np.count_nonzero(known == sig[0][None, :], axis=1)
-    candidates = np.flatnonzero(equal >= MIN_JACCARD * PERMUTATIONS)  # the Jaccard floor first: cheap
-    if len(candidates) == 0:
+    floor = MIN_JACCARD * PERMUTATIONS
+    if known_fingerprints is None:
+        rows = np.arange(len(known))
+        equal = np.count_nonzero(known == sig[0][None, :], axis=1)
+    else:
+        rows = np.flatnonzero(_equal_bytes(known_fingerprints, fingerprints(sig[0])) >= floor)
+        equal = np.count_nonzero(known[rows] == sig[0][None, :], axis=1)
+    passed = equal >= floor  # the Jaccard floor first: cheap
+    if not passed.any():
         return -1
-    jaccard = equal[candidates] / PERMUTATIONS
+    candidates = rows[passed]
+    jaccard = equal[passed] / PERMUTATIONS
     scores = np.minimum(1.0, _containment(jaccard, sizes[candidates].astype(np.float64), float(sig[1])))
     best = int(np.argmax(scores))
     return int(candidates[best]) if scores[best] >= MIN_CONTAINMENT else -1

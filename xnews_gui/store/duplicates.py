@@ -23,8 +23,9 @@ _BATCH = 500
 
 
 class _Index:
-    """The newest ``WINDOW`` signatures. Appending is amortised (room doubles, the oldest are dropped
-    once the buffers hold two windows): one article at a time must not copy the whole window."""
+    """The newest ``WINDOW`` signatures (with their fingerprints, see ``neardup.best_match``). Appending
+    is amortised (room doubles, the oldest are dropped once the buffers hold two windows): one article
+    at a time must not copy the whole window."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -32,6 +33,7 @@ class _Index:
         self._groups = np.empty(0, dtype=np.int64)
         self._sizes = np.empty(0, dtype=np.int64)
         self._sigs = np.empty((0, neardup.PERMUTATIONS), dtype=np.uint32)
+        self._fingerprints = np.empty((0, neardup.PERMUTATIONS), dtype=np.uint8)
         self._start = self._end = 0
         self.loaded_to = 0  # articles up to this id are in (or were too short)
 
@@ -39,24 +41,39 @@ class _Index:
     groups = property(lambda self: self._groups[self._start:self._end])
     sizes = property(lambda self: self._sizes[self._start:self._end])
     sigs = property(lambda self: self._sigs[self._start:self._end])
+    fingerprints = property(lambda self: self._fingerprints[self._start:self._end])
 
     def add(self, ids, groups, sizes, sigs) -> None:
         n = len(ids)
-        if not n:
-            return
+        if n:
+            end = self._room(n)
+            self._ids[self._end:end], self._groups[self._end:end] = ids, groups
+            self._sizes[self._end:end], self._sigs[self._end:end] = sizes, sigs
+            self._fingerprints[self._end:end] = neardup.fingerprints(sigs)
+            self._moved_to(end)
+
+    def add_one(self, article_id: int, group: int, size: int, sig: np.ndarray) -> None:
+        at = self._end
+        self._moved_to(self._room(1))
+        self._ids[at], self._groups[at], self._sizes[at] = article_id, group, size
+        self._sigs[at] = sig
+        self._fingerprints[at] = neardup.fingerprints(sig)
+
+    def _room(self, n: int) -> int:
+        """Where n more rows end (the buffers grown and compacted as needed)."""
         if self._end + n > len(self._ids):
             keep = min(self._end - self._start, WINDOW)  # the newest
             room = max(64, min(2 * (keep + n), keep + n + WINDOW // 4))
             buffers = []
-            for old in (self._ids, self._groups, self._sizes, self._sigs):
+            for old in (self._ids, self._groups, self._sizes, self._sigs, self._fingerprints):
                 new = np.empty((room,) + old.shape[1:], dtype=old.dtype)
                 new[:keep] = old[self._end - keep:self._end]
                 buffers.append(new)
-            self._ids, self._groups, self._sizes, self._sigs = buffers
+            self._ids, self._groups, self._sizes, self._sigs, self._fingerprints = buffers
             self._start, self._end = 0, keep
-        end = self._end + n
-        self._ids[self._end:end], self._groups[self._end:end] = ids, groups
-        self._sizes[self._end:end], self._sigs[self._end:end] = sizes, sigs
+        return self._end + n
+
+    def _moved_to(self, end: int) -> None:
         self._end = end
         self._start = max(self._start, end - WINDOW)
 
@@ -94,10 +111,10 @@ class Duplicates:
                     if sig is None:
                         updates.append((None, None, article_id, article_id))
                         continue
-                    match = neardup.best_match(sig, index.sigs, index.sizes)
+                    match = neardup.best_match(sig, index.sigs, index.sizes, index.fingerprints)
                     group = int(index.groups[match]) if match >= 0 else article_id
                     updates.append((neardup.to_blob(sig[0]), sig[1], group, article_id))
-                    index.add(np.array([article_id]), np.array([group]), np.array([sig[1]]), sig[0][None, :])
+                    index.add_one(article_id, group, sig[1], sig[0])
                 with self.writing() as db:
                     db.connection().executemany(
                         "UPDATE article SET dup_sig = ?, dup_size = ?, dup_group = ? WHERE id = ?", updates)
