@@ -57,6 +57,11 @@ def vietnamese_share(syllables: list[str]) -> float:
     return sum(map(_VERDICTS.__getitem__, syllables)) / count
 
 
+def syllable_verdict(syllable: str) -> int:
+    """1 for a distinctly Vietnamese syllable, -1 for one with a foreign letter, else 0."""
+    return _VERDICTS[syllable]
+
+
 class _Verdicts(dict):
     """syllable -> 1 (a distinctly Vietnamese word), -1 (a word with a foreign letter) or 0, as the
     two patterns judge it among the joined words; remembered (the same syllables come back)."""

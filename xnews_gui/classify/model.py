@@ -21,10 +21,12 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..core.text import phrases, segmented_phrases
+from ..core.text import segmented_phrases
 from . import model_file
 from .domain import out_of_domain
 from .model_file import FORMAT, FORMAT_VERSION, ModelFileError
+from .code_table import CodeRanks
+from .syllable_ids import SyllableIds
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "ModelError", "Prediction", "TopicClassifier", "card_path"]
 
@@ -75,7 +77,7 @@ class TopicClassifier:
         self.idf = np.asarray(idf, dtype=np.float32)
         self.coef = np.asarray(coef, dtype=np.float32)
         self.intercept = np.asarray(intercept, dtype=np.float32)
-        self._weights = np.ascontiguousarray(self.coef.T, dtype=np.float64)  # features x classes
+        self._weights_by_class = self.coef.astype(np.float64)  # classes x features
         self.features = {"bigrams": True, "segment": False, "sublinear_tf": True, "norm": "l2", **features}
         self.floor = float(floor)
         self.card = dict(card or {})
@@ -106,14 +108,13 @@ class TopicClassifier:
         """One ``Prediction`` per text; with ``guard``, out-of-domain texts get no label."""
         if not len(texts):
             return []
-        groups = [self._phrases(t) for t in texts]
-        probs = self._proba(groups)
-        best = probs.argmax(axis=1)
+        ids, rows, reasons = self._ids(texts, guard)
+        probs = self._proba(ids, rows, len(texts))
+        best = probs.argmax(axis=1).tolist()
+        confidences = probs[np.arange(len(best)), best].tolist()
         out = []
-        for row, i in enumerate(best):
-            confidence = float(probs[row, i])
+        for i, confidence, reason in zip(best, confidences, reasons or repeat("")):
             if guard:
-                reason = out_of_domain(list(chain.from_iterable(groups[row])))
                 if reason:
                     out.append(Prediction(None, 0.0, reason))
                     continue
@@ -124,7 +125,8 @@ class TopicClassifier:
         return out
 
     def proba(self, text: str) -> dict[str, float]:
-        probs = self._proba([self._phrases(text)])[0]
+        ids, rows, _ = self._ids([text], guard=False)
+        probs = self._proba(ids, rows, 1)[0]
         return {label: float(p) for label, p in zip(self.labels, probs)}
 
     def relevance(self, text: str, topics: Iterable[str]) -> float:
@@ -137,8 +139,16 @@ class TopicClassifier:
 
         return bool(self.train_keys.size) and bool(np.isin(np.uint64(text_key(text)), self.train_keys))
 
-    def _phrases(self, text: str) -> list[list[str]]:
-        return segmented_phrases(text) if self.features["segment"] else phrases(text)
+    def _ids(self, texts: Sequence[str], guard: bool) -> tuple[np.ndarray, np.ndarray, list[str] | None]:
+        """(ids, rows, reasons): the texts' syllable ids with a gap at every phrase and document end
+        (``SyllableIds``), the text of each id, and with ``guard`` the out-of-domain reason of each text."""
+        if not self.features["segment"]:
+            ids, rows = self._syllables.batch(texts)
+            return ids, rows, self._syllables.out_of_domain(ids, rows, len(texts)) if guard else None
+        # pyvi words: the words of each text as strings, then their ids
+        groups = [segmented_phrases(t) for t in texts]
+        reasons = [out_of_domain(list(chain.from_iterable(g))) for g in groups] if guard else None
+        return *self._syllables.from_words(groups), reasons
 
     def _build_lookup(self) -> None:
         """Syllable ids, and the column of each known unigram and bigram of ids (no strings per bigram).
@@ -158,58 +168,48 @@ class TopicClassifier:
             else:
                 raise ValueError(f"term {term!r} is neither a unigram nor a bigram")
         self._syllable_id = syllables
-        width = len(syllables) + 1
-        self._unigram_column = np.full(width, -1, dtype=np.intp)  # the last slot: unknown
+        self._syllables = SyllableIds(syllables)
+        width = self._syllables.size  # a bigram of ids is the code left * width + right
+        self._unigram_column = np.full(width, -1, dtype=np.intp)  # ids past the vocabulary: no column
         self._unigram_column[np.array(unigram_ids, dtype=np.intp)] = unigram_columns
         codes = np.array(lefts, dtype=np.int64) * width + np.array(rights, dtype=np.int64)
         order = np.argsort(codes, kind="stable")
         self._bigram_codes = codes[order]
         self._bigram_columns = np.array(columns, dtype=np.intp)[order]
+        self._bigram_ranks = CodeRanks(self._bigram_codes, width * width)
         self._width = width
         # a repeated term: two unigrams of one syllable, or two bigrams of one code
         self._distinct_terms = len(set(unigram_ids)) + len(np.unique(codes))
 
-    def _term_counts(self, groups) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(row, column, count) of every known term in each document, as TfidfVectorizer counts them."""
-        unknown, gap = self._width - 1, -1  # an unknown syllable; a phrase or document boundary
-        ids: list[int] = []
-        rows: list[int] = []
-        get = self._syllable_id.get
-        for row, doc in enumerate(groups):
-            start = len(ids)
-            for words in doc:
-                ids += map(get, words, repeat(unknown))
-                ids.append(gap)
-            rows += repeat(row, len(ids) - start)
-        if not ids:
-            empty = np.zeros(0, dtype=np.intp)
-            return empty, empty, empty
-        ids_a = np.array(ids, dtype=np.int64)
-        rows_a = np.array(rows, dtype=np.int64)
-        real = ids_a >= 0
-        cols = [self._unigram_column[ids_a[real]]]
-        term_rows = [rows_a[real]]
+    def _term_counts(self, ids: np.ndarray, rows: np.ndarray, n_docs: int):
+        """(row, column, count) of every known term in each document, as TfidfVectorizer counts them,
+        ordered by row then column."""
+        cols = [self._unigram_column[ids]]
+        term_rows = [rows]
         if self.features["bigrams"] and self._bigram_codes.size:
-            left, right = ids_a[:-1], ids_a[1:]
-            pair = (left >= 0) & (right >= 0) & (left != unknown) & (right != unknown)
-            codes = left[pair] * self._width + right[pair]
-            at = np.searchsorted(self._bigram_codes, codes)
-            at[at == self._bigram_codes.size] = 0
-            hit = self._bigram_codes[at] == codes
-            cols.append(self._bigram_columns[at[hit]])
-            term_rows.append(rows_a[:-1][pair][hit])
+            # every pair of neighbours: one with a gap or an unknown syllable is no bigram of the model
+            ranks = self._bigram_ranks.rank(ids[:-1].astype(np.int64) * self._width + ids[1:])
+            hit = np.flatnonzero(ranks >= 0)
+            cols.append(self._bigram_columns[ranks[hit]])
+            term_rows.append(rows[hit])
         col = np.concatenate(cols)
-        row = np.concatenate(term_rows)
-        known = col >= 0
-        keys = row[known] * len(self.terms) + col[known]
-        keys, counts = np.unique(keys, return_counts=True)
-        return (keys // len(self.terms)).astype(np.intp), (keys % len(self.terms)).astype(np.intp), counts
+        term = col >= 0
+        col, row = col[term], np.concatenate(term_rows)[term]
+        # count (row, column) pairs in a table over the columns the batch uses (a bincount, no
+        # sort): its non-zero cells come out ordered by row, then column
+        present = np.zeros(len(self.terms), dtype=bool)
+        present[col] = True
+        used = np.flatnonzero(present)
+        compact = np.empty(len(self.terms), dtype=np.int64)
+        compact[used] = np.arange(used.size)
+        table = np.bincount(row * used.size + compact[col], minlength=n_docs * used.size)
+        cells = np.flatnonzero(table)
+        return cells // used.size, used[cells % used.size], table[cells]
 
-    def _proba(self, groups: list[list[list[str]]]) -> np.ndarray:
+    def _proba(self, ids: np.ndarray, rows: np.ndarray, n_docs: int) -> np.ndarray:
         """Class probabilities, the arithmetic of TfidfVectorizer + LogisticRegression.predict_proba."""
-        n_docs = len(groups)
-        decision = np.zeros((n_docs, self._weights.shape[1]), dtype=np.float64)
-        row_ids, col_ids, counts = self._term_counts(groups)
+        decision = np.zeros((n_docs, self._weights_by_class.shape[0]), dtype=np.float64)
+        row_ids, col_ids, counts = self._term_counts(ids, rows, n_docs)
         if col_ids.size:
             values = counts.astype(np.float32)
             if self.features["sublinear_tf"]:
@@ -218,9 +218,9 @@ class TopicClassifier:
             if self.features["norm"] == "l2":
                 norms = np.sqrt(np.bincount(row_ids, weights=values.astype(np.float64) ** 2, minlength=n_docs))
                 values = values / norms[row_ids].astype(np.float32)
-            contributions = self._weights[col_ids] * values[:, None]
-            for k in range(decision.shape[1]):
-                decision[:, k] = np.bincount(row_ids, weights=contributions[:, k], minlength=n_docs)
+            contributions = self._weights_by_class[:, col_ids] * values  # classes x terms, each row contiguous
+            for k, row in enumerate(contributions):
+                decision[:, k] = np.bincount(row_ids, weights=row, minlength=n_docs)
         decision += self.intercept
         if decision.shape[1] == 1:  # two labels: scikit-learn's logistic, not a softmax
             positive = 1.0 / (1.0 + np.exp(-decision[:, 0]))

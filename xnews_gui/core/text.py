@@ -36,7 +36,7 @@ _WORD = re.compile(r"[^\W_]+")
 _LOOKALIKES = ("ð", "Ð", "\u0110")  # all read "đ"
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     """NFC, the lookalikes of "đ" folded, lower case (str.replace: a translate table is 100x slower)."""
     text = unicodedata.normalize("NFC", text)
     for ch in _LOOKALIKES:
@@ -95,12 +95,12 @@ def _tone_position(base: str) -> int | None:
 def normalize(text: str) -> str:
     """NFC, lower case, one tone-mark placement, single spaces. Punctuation and digits are kept."""
     # a word never spans whitespace: each whitespace-separated token is fixed on its own (cached)
-    return " ".join(map(_FIXED_TOKENS.__getitem__, _fold(text).split()))
+    return " ".join(map(_FIXED_TOKENS.__getitem__, fold(text).split()))
 
 
 def words(text: str) -> list[str]:
     """The words (runs of letters and digits) of ``normalize(text)``, without building that string."""
-    return list(map(_FIXED.__getitem__, _WORD.findall(_fold(text))))
+    return list(map(_FIXED.__getitem__, _WORD.findall(fold(text))))
 
 
 def phrases(text: str) -> list[list[str]]:
@@ -108,8 +108,15 @@ def phrases(text: str) -> list[list[str]]:
     # Numbers, breaks and words never span whitespace: each whitespace-separated token is
     # rewritten once (cached) as its fixed words with "\n" at its breaks; a line break is a break.
     rewrite = _TOKEN_WORDS.__getitem__
-    marked = "\n".join([" ".join(map(rewrite, line.split())) for line in _fold(text).split("\n")])
+    marked = "\n".join([" ".join(map(rewrite, line.split())) for line in fold(text).split("\n")])
     return [words for words in map(str.split, marked.split("\n")) if words]
+
+
+def token_phrases(token: str) -> list[list[str]]:
+    """The words of one whitespace-free token of ``fold``-ed text as ``phrases`` reads them, cut at
+    its breaks (an empty list for a break at either end). Within a line, ``phrases`` joins its
+    tokens' lists, each token's first list continuing the last one of the token before."""
+    return [part.split() for part in _TOKEN_WORDS[token].split("\n")]
 
 
 class _FixedWords(dict):

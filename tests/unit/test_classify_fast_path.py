@@ -1,0 +1,153 @@
+"""The classifier's id-stream path gives what the plain definition gives, on real and simulated text.
+
+``reference_predictions`` below is the definition, one document at a time, in strings: the
+words of ``core.text.phrases``, ``domain.out_of_domain`` on them, the unigram and bigram terms
+of ``core.text.tokens`` looked up in a ``term -> column`` dict and counted, then TF-IDF
+(sublinear, l2, float32 as scikit-learn's vectorizer stores it) and the softmax. The model
+must give the same label, reason and confidence (to 1e-9) on real VNTC articles, on the
+simulator's articles as the crawler extracts them, and on edge cases of tokenisation.
+"""
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xnews_gui import paths
+from xnews_gui.classify import TopicClassifier, code_table
+from xnews_gui.classify.domain import out_of_domain
+from xnews_gui.core.extract import extract
+from xnews_gui.core.profile import Profile
+from xnews_gui.core.text import phrases, segmented_phrases, tokens
+
+ROOT = Path(__file__).resolve().parents[2]
+VNTC = ROOT / ".." / "shared" / "data" / "vntc" / "sample" / "Test_Full"
+BENCH = ROOT / ".." / "shared" / "bench"
+
+EDGE_CASES = [
+    "", "Hà Nội", "English words only, nothing else here at all.", "1 2 3 " * 30, "ạ " * 25 + "x",
+    "Đội tuyển\nbóng đá, Việt Nam... 2024/12/01 giành " * 8,
+    "HOÀ BÌNH hoà bình Hòa Bình\r\nthuý THÚY khoẻ, ĐÀ NẴNG ðà nẵng\u00a0giá\u2003xăng\u3000tăng " * 6,
+    "covid19 và 3,5% GDP; giá vàng: 67.5 triệu/lượng (tăng 0,2%) — \"kỷ lục\" " * 5,
+    "ngân_hàng nhà\x00nước \x00 \u0301 e\u0301 Привет мир 中文 ça va? " * 5,
+    " ".join(["việt"] * 500) + " english " * 30,
+    # the language is judged on the first 400 syllables: here the 400th decides (60 / 400 = 0.15)
+    "the " * 340 + "việt " * 60 + "english " * 100,
+    "the " * 300 + "1 " * 40 + "việt " * 60 + "english " * 100,
+]
+
+
+def reference_predictions(model: TopicClassifier, texts: list[str]) -> list[tuple]:
+    column = {term: i for i, term in enumerate(model.terms)}
+    weights = model.coef.astype(np.float64)
+    segment = model.features["segment"]
+    out = []
+    for text in texts:
+        counts = Counter(column[t] for t in tokens(text, segment=segment) if t in column)
+        decision = model.intercept.astype(np.float64)
+        if counts:
+            cols = np.array(sorted(counts))
+            values = (np.log(np.array([counts[c] for c in cols], dtype=np.float32)) + np.float32(1)) * model.idf[cols]
+            values = values / np.float32(np.sqrt(np.sum(values.astype(np.float64) ** 2)))
+            decision = decision + weights[:, cols] @ values.astype(np.float64)
+        probs = np.exp(decision - decision.max())
+        probs /= probs.sum()
+        best = int(probs.argmax())
+        reason = out_of_domain([w for phrase in (segmented_phrases if segment else phrases)(text) for w in phrase])
+        if reason:
+            out.append((None, 0.0, reason))
+        elif probs[best] < model.floor:
+            out.append((None, float(probs[best]), f"low confidence ({probs[best]:.0%} < {model.floor:.0%})"))
+        else:
+            out.append((model.labels[best], float(probs[best]), ""))
+    return out
+
+
+def assert_same(model: TopicClassifier, texts: list[str]) -> None:
+    expected = reference_predictions(model, texts)
+    got = [p for i in range(0, len(texts), 64) for p in model.predict_many(texts[i:i + 64])]
+    assert [(p.label, p.reason) for p in got] == [(label, reason) for label, _, reason in expected]
+    assert [p.confidence for p in got] == pytest.approx([c for _, c, _ in expected], abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return TopicClassifier.load(paths.BUNDLED_MODEL)
+
+
+def test_real_vntc_articles(model):
+    if not VNTC.is_dir():
+        pytest.skip(f"VNTC sample not found at {VNTC}")
+    texts = [p.read_text(encoding="utf-16") for p in sorted(VNTC.glob("*/*.txt"))]
+    assert len(texts) >= 150
+    assert_same(model, texts)
+    labels = {p.label for p in model.predict_many(texts)}
+    assert len(labels - {None}) == len(model.labels)  # real topics, not one answer for all
+
+
+def test_simulator_articles_as_the_crawler_extracts_them(model):
+    if not (BENCH / "newsim.py").exists():
+        pytest.skip(f"the site simulator is not there: {BENCH}")
+    sys.path.insert(0, str(BENCH))
+    try:
+        import newsim
+    finally:
+        sys.path.remove(str(BENCH))
+    profile = Profile.from_dict(json.loads((ROOT / "benchmarks" / "newsim_profile.json").read_text()))
+    site = newsim.Site(articles=150, extra_kb=0)
+    texts = []
+    for a in site.articles:
+        art = extract(site.render(a.path)[2], "http://127.0.0.1:8000" + a.path, profile)
+        texts.append("\n".join(filter(None, (art.title, art.summary, art.body_text))))
+    assert all(len(t) > 500 for t in texts)
+    assert_same(model, texts)
+
+
+def test_edge_cases_of_tokenisation_and_language(model):
+    assert_same(model, EDGE_CASES)
+    assert_same(model, EDGE_CASES[::-1])  # the token cache is warm now, and documents change places
+    reasons = [p.reason for p in model.predict_many(EDGE_CASES)]
+    assert reasons[0] == "too short (0 words)" and reasons[2].startswith("too short")
+    assert "not Vietnamese" in reasons
+
+
+def test_one_at_a_time_and_proba_agree_with_batches(model):
+    batch = model.predict_many(EDGE_CASES, guard=False)
+    for text, together in zip(EDGE_CASES, batch):
+        alone = model.proba(text)
+        assert max(alone, key=alone.get) == together.label
+        assert alone[together.label] == pytest.approx(together.confidence, abs=1e-12)
+
+
+def test_a_full_token_cache_changes_nothing(model, monkeypatch):
+    fresh = TopicClassifier.load(paths.BUNDLED_MODEL)
+    monkeypatch.setattr(fresh._syllables._tokens, "_limit", 0)
+    texts = EDGE_CASES[1:6]
+    assert fresh.predict_many(texts) == model.predict_many(texts)
+    assert len(fresh._syllables._tokens) == 0
+
+
+def test_the_word_segmented_path_too(model):
+    segmented = TopicClassifier(labels=model.labels, terms=model.terms, idf=model.idf, coef=model.coef,
+                                intercept=model.intercept, features={**model.features, "segment": True},
+                                floor=model.floor)
+    assert_same(segmented, EDGE_CASES)
+
+
+@pytest.mark.parametrize("bitset", [True, False])
+def test_code_ranks_are_positions_in_the_sorted_codes(bitset, monkeypatch):
+    if not bitset:
+        monkeypatch.setattr(code_table, "MAX_BITSET", 0)  # the searchsorted fallback of big domains
+    rng = np.random.default_rng(7)
+    domain = 300_007
+    codes = np.unique(np.r_[0, rng.integers(0, domain, 5000), domain - 1])
+    ranks = code_table.CodeRanks(codes, domain)
+    queries = np.r_[rng.integers(0, domain, 20000), codes, 0, domain - 1, 63, 64, 65]
+    expected = np.full(queries.size, -1)
+    found = np.isin(queries, codes)
+    expected[found] = np.searchsorted(codes, queries[found])
+    assert ranks.rank(queries).tolist() == expected.tolist()
+    assert code_table.CodeRanks(np.zeros(0, dtype=np.int64), 1000).rank(np.arange(10)).tolist() == [-1] * 10

@@ -1,0 +1,131 @@
+"""Texts -> the model's syllable ids, as ``core.text.phrases`` reads them, in a few C-level calls.
+
+A document is folded (``core.text.fold``), split on whitespace, and each whitespace-free token
+is looked up in a bounded cache that holds its syllables' ids as packed int32 bytes, with a
+``gap`` id wherever a phrase ends inside it. Joining those bytes gives the document's id stream
+for NumPy: the syllables ``phrases`` returns as lists of strings, in the same order, with a gap
+at every phrase boundary - without a Python step per word.
+
+Ids: ``0 .. known-1`` are the vocabulary's syllables; past them a syllable the model does not
+know gets one of three ids by what the language check (``domain``) needs of it, its verdict
+(-1, 0, +1); then a number (when the vocabulary has no "0"), then the gap. No id is negative,
+and a pair of ids holding one past the vocabulary is never a bigram of the model.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+
+from ..core.text import NUMBER_TOKEN, fold, token_phrases
+from .domain import MIN_SHARE, MIN_WORDS, SAMPLE_WORDS, syllable_verdict
+
+# folded text: a line break ends a phrase; "\x00" is a break character to ``phrases`` and not whitespace
+_LINE_BREAK = " \x00 "
+
+
+class SyllableIds:
+    """The id streams of documents for one vocabulary of syllables (``syllable -> id``, ids 0..n-1)."""
+
+    limit = 100_000  # tokens remembered (~130 bytes each); past it a token is encoded each time
+
+    def __init__(self, syllable_id: dict[str, int]):
+        self._syllable_id = syllable_id
+        n = len(syllable_id)
+        self.known = n
+        self._unknown = (n, n + 1, n + 2)  # by verdict -1, 0, +1
+        number = syllable_id.get(NUMBER_TOKEN)
+        self.number = n + 3 if number is None else number
+        self.gap = n + 4
+        self.size = n + 5  # one more than the largest id
+        self._gap_bytes = array("i", [self.gap]).tobytes()
+        # each id's verdict; the vocabulary's are filled as its syllables are met (a model load stays cheap)
+        self.verdict = np.zeros(self.size, dtype=np.int8)
+        self.verdict[self._unknown[0]] = -1
+        self.verdict[self._unknown[2]] = 1
+        self._words = np.ones(self.size, dtype=np.int8)  # 1 for a syllable that is not a number
+        self._words[[self.number, self.gap]] = 0
+        self._tokens = _TokenCache(self._encode, self.limit)
+
+    def stream(self, text: str) -> bytes:
+        """The packed int32 ids of one document, a gap at its phrase boundaries (possibly repeated)."""
+        folded = fold(text)
+        if "\n" in folded:
+            folded = folded.replace("\n", _LINE_BREAK)
+        return b"".join(map(self._tokens.__getitem__, folded.split()))
+
+    def _encode(self, token: str) -> bytes:
+        ids = array("i")
+        for i, words in enumerate(token_phrases(token)):
+            if i:
+                ids.append(self.gap)
+            ids.extend(map(self._id, words))
+        return ids.tobytes()
+
+    def _id(self, word: str) -> int:
+        if word == NUMBER_TOKEN:
+            return self.number
+        known = self._syllable_id.get(word)
+        verdict = syllable_verdict(word)
+        if known is None:
+            return self._unknown[verdict + 1]
+        self.verdict[known] = verdict
+        return known
+
+    def batch(self, texts) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, rows): every document's ids followed by one gap, and the document of each id."""
+        streams = [self.stream(t) for t in texts]
+        lengths = np.fromiter(map(len, streams), dtype=np.int64, count=len(streams)) // 4 + 1
+        gap = self._gap_bytes
+        ids = np.frombuffer(gap.join(streams) + gap, dtype=np.int32)
+        rows = np.repeat(np.arange(len(streams), dtype=np.int64), lengths)
+        return ids, rows
+
+    def from_words(self, groups: list[list[list[str]]]) -> tuple[np.ndarray, np.ndarray]:
+        """``batch`` for documents already cut into phrases of words (pyvi's words: a Python step per word)."""
+        streams, lengths = array("i"), []
+        for doc in groups:
+            start = len(streams)
+            for words in doc:
+                streams.extend(map(self._syllable_id.get, words, [self._unknown[1]] * len(words)))
+                streams.append(self.gap)
+            streams.append(self.gap)
+            lengths.append(len(streams) - start)
+        ids = np.frombuffer(streams.tobytes(), dtype=np.int32)
+        return ids, np.repeat(np.arange(len(groups), dtype=np.int64), lengths)
+
+    def out_of_domain(self, ids: np.ndarray, rows: np.ndarray, n_docs: int) -> list[str]:
+        """``domain.out_of_domain`` of each document's syllables, from ``batch``'s ids and rows."""
+        word = ids != self.gap
+        seen = np.cumsum(word)  # syllables up to here, numbers included, from the first document on
+        ends = np.cumsum(np.bincount(rows, minlength=n_docs)) - 1  # each document's last id
+        before = np.r_[0, seen[ends[:-1]]]  # syllables of the documents before
+        sample = word & (seen - before[rows] <= SAMPLE_WORDS)
+        counted = self._words[ids]
+        count = np.bincount(rows, weights=counted, minlength=n_docs).astype(np.int64).tolist()
+        sampled = np.bincount(rows, weights=counted * sample, minlength=n_docs).astype(np.int64).tolist()
+        votes = np.bincount(rows, weights=self.verdict[ids] * sample, minlength=n_docs).astype(np.int64).tolist()
+        reasons = []
+        for total, in_sample, vote in zip(count, sampled, votes):
+            if total < MIN_WORDS:
+                reasons.append(f"too short ({total} words)")
+            elif (vote / in_sample if in_sample else 0.0) < MIN_SHARE:
+                reasons.append("not Vietnamese")
+            else:
+                reasons.append("")
+        return reasons
+
+
+class _TokenCache(dict):
+    """token -> its packed ids, filled as tokens are met, bounded (a dict lookup is the hot path)."""
+
+    def __init__(self, encode, limit: int):
+        super().__init__()
+        self._encode, self._limit = encode, limit
+
+    def __missing__(self, token: str) -> bytes:
+        value = self._encode(token)
+        if len(self) < self._limit and len(token) <= 64:
+            self[token] = value
+        return value
