@@ -104,7 +104,18 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None) -
     return article
 
 
-_UTF8_HTML = lxml.html.HTMLParser(encoding="utf-8")
+def _utf8_html_parser():
+    """lxml.html's parser for UTF-8 bytes, with the element classes chosen in C: lxml.html's own
+    lookup is a Python call for every element that Python touches (its form-field classes add
+    only form helpers that extraction never uses)."""
+    parser = etree.HTMLParser(encoding="utf-8")
+    parser.set_element_class_lookup(etree.ElementDefaultClassLookup(
+        element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+        pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
+    return parser
+
+
+_UTF8_HTML = _utf8_html_parser()
 
 
 def _parse_page(text: str, data: bytes, url: str):
@@ -247,8 +258,21 @@ def html_to_text(html: str) -> str:
 
 
 def _fragment(html: str):
+    """``lxml.html.fragment_fromstring(html, create_parent="div")`` (None where it fails), parsed from
+    the UTF-8 bytes, the parsed <body> itself becoming the <div> (no move into a new document)."""
     if not html:
         return None
+    if "<html" not in html and "<body" not in html and "<!" not in html and "<?" not in html:
+        try:
+            doc = etree.fromstring(b"<html><body>" + html.encode("utf-8") + b"</body></html>", _UTF8_HTML)
+        except (etree.ParserError, ValueError):  # UnicodeEncodeError too: a lone surrogate
+            doc = None
+        if doc is not None and doc.tag == "html" and len(doc) == 1 and doc[0].tag == "body":
+            root = doc[0]
+            root.tag = "div"
+            if root.text is not None and not root.text.strip():  # as fragment_fromstring: no blank lead
+                root.text = None
+            return root
     try:
         return lxml.html.fragment_fromstring(html, create_parent="div")
     except (etree.ParserError, ValueError):
@@ -256,7 +280,7 @@ def _fragment(html: str):
 
 
 def _element_to_text(root) -> str:
-    """``html_to_text`` on a parsed fragment (changed in place).
+    """``html_to_text`` on a parsed fragment (captions may be dropped from it).
 
     Image captions stay in the HTML, beside their images, but are not running
     text - unless they are most of the text (a photo story).
@@ -266,12 +290,27 @@ def _element_to_text(root) -> str:
         if 2 * sum(len(c.text_content()) for c in captions) < len(root.text_content()):
             for caption in captions:
                 caption.drop_tree()
-    for el in root.iter(*_BLOCKS):
-        el.tail = "\n" + (el.tail or "")
-        if el.tag != "br":
-            el.text = "\n" + (el.text or "")
-    raw = root.text_content()
+    # root.text_content() with a line break at the start and end of each block (none after a <br>'s
+    # start, none at the root's end), read in one walk instead of writing them into the tree
+    parts: list[str] = []
+    add = parts.append
+    blocks = _BLOCKS
+    for event, el in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
+        if event == "start":
+            if el.tag in blocks and el.tag != "br":
+                add("\n")
+            if el.text:
+                add(el.text)
+        elif el is not root:
+            if event == "end" and el.tag in blocks:
+                add("\n")
+            if el.tail:
+                add(el.tail)
+    raw = "".join(parts)
     return "\n".join(line for line in (" ".join(part.split()) for part in raw.split("\n")) if line)
+
+
+_TEXT_WITH = etree.XPath("descendant::text()[contains(., $w)]")
 
 
 def _drop_headline(roots, title: str) -> bool:
@@ -283,7 +322,7 @@ def _drop_headline(roots, title: str) -> bool:
     longest = len(title) + 80
     dropped = False
     for root in roots:
-        for node in root.xpath("descendant::text()[contains(., $w)]", w=word):
+        for node in _TEXT_WITH(root, w=word):
             el = node.getparent()
             in_root = el.getparent() is root if node.is_tail else el is root
             if in_root and " ".join(node.split()) == title:  # bare text (a sanitised-away <h1>): clear it
