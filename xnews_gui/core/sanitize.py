@@ -191,16 +191,17 @@ def sanitize_elements(elements, base_url: str | None = None) -> str:
     return _clean(html)
 
 
+_NH3_OPTIONS = dict(tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, url_schemes={"http", "https"},
+                    link_rel="noopener noreferrer nofollow", strip_comments=True)
+# built once (nh3.clean builds its sanitizer from these sets on every call: ~a third of its time);
+# nh3 releases without Cleaner take the same options per call
+_SANITIZE = nh3.Cleaner(**_NH3_OPTIONS).clean if hasattr(nh3, "Cleaner") else \
+    (lambda html: nh3.clean(html, **_NH3_OPTIONS))
+
+
 def _clean(html: str) -> str:
     # control characters can come back from character references (&#x1F;): none is text, none is valid XML
-    return strip_control_chars(nh3.clean(
-        html,
-        tags=ALLOWED_TAGS,
-        attributes=ALLOWED_ATTRIBUTES,
-        url_schemes={"http", "https"},
-        link_rel="noopener noreferrer nofollow",
-        strip_comments=True,
-    )).strip()
+    return strip_control_chars(_SANITIZE(html)).strip()
 
 
 def image_urls(html: str) -> list[str]:
