@@ -46,3 +46,33 @@ def test_absolute():
     assert absolute("http://x.vn/a/b.htm", "../c.htm") == "http://x.vn/c.htm"
     assert absolute("http://x.vn/a/", "//cdn.x.vn/i.png") == "http://cdn.x.vn/i.png"
     assert absolute("http://x.vn/", "") == ""
+
+
+def test_plain_urls_take_the_short_way_to_the_same_canonical_form(monkeypatch):
+    """canonical() skips parsing for URLs that are already plain; on every URL it does so, the result is
+    the one of the full parse (hosts a URL parser reads as numbers, dot segments, ports, index pages)."""
+    import random
+
+    from xnews_gui.core import urls
+
+    rnd = random.Random(7)
+    labels = ["a", "www", "xn--abc", "xn--80ak6aa92e", "127", "0", "1", "255", "256", "0x7f", "0x", "com",
+              "a-b", "-a", "x" * 63, "x" * 64, "00", "01", "localhost", "EXAMPLE"]
+    paths = ["", "/", "/a", "/a/b", "/index.html", "/INDEX.HTM", "/a/index.php", "/a/./b", "/a/../b", "/.",
+             "/a.", "/~x", "/a-b_c.d~e", "/a//b", "//a", "/x/Default.ASPX", "/a%20b", "/a?b=1", "/a#f"]
+    candidates = []
+    for _ in range(6000):
+        host = ".".join(rnd.choice(labels) for _ in range(rnd.randint(1, 4)))
+        port = rnd.choice(["", ":80", ":443", ":8000", ":0", ":65535", ":65536", ":080"])
+        candidates.append(rnd.choice(["http", "https", "HTTP"]) + "://" + host + port + rnd.choice(paths)
+                          + rnd.choice(paths[:6]))
+    short = {u: urls._plain_canonical(u) for u in candidates}
+    taken = [u for u, c in short.items() if c is not None]
+    assert 500 < len(taken) < len(short)  # both ways are exercised
+    monkeypatch.setattr(urls, "_plain_canonical", lambda url: None)
+    for url in taken:
+        try:
+            full = canonical(url)
+        except UrlError as exc:
+            full = f"UrlError: {exc}"
+        assert short[url] == full, url

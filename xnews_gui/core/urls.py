@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url, safe_url_string
@@ -19,9 +20,41 @@ def is_allowed_scheme(url: str) -> bool:
     return urlsplit(url.strip()).scheme.lower() in ALLOWED_SCHEMES
 
 
+# A URL that is already plain: lower-case http(s) host of letters/digits/hyphens (not one a URL parser
+# reads as an IPv4 number, e.g. "127.1" or "0x7f"), an optional port, a path of unreserved characters
+# without dot segments, no query, no fragment. Its canonical form needs no parsing (tested against it).
+_PLAIN_URL = re.compile(r"(https?)://([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::([1-9][0-9]{0,4}))?(/[A-Za-z0-9._~/-]*)?")
+_NUMERIC_LABEL = re.compile(r"[0-9]+|0x[0-9a-f]*")
+_DOTTED_QUAD = re.compile(r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])")
+
+
+def _plain_canonical(url: str) -> str | None:
+    m = _PLAIN_URL.fullmatch(url)
+    if m is None:
+        return None
+    scheme, host, port, path = m.groups()
+    if _NUMERIC_LABEL.fullmatch(host.rsplit(".", 1)[-1]) and not _DOTTED_QUAD.fullmatch(host):
+        return None
+    if path and "/." in path:
+        return None
+    if port:
+        if int(port) > 65535:
+            return None
+        if int(port) == _DEFAULT_PORTS[scheme]:
+            port = None
+    path = path or "/"
+    last = path.rsplit("/", 1)[-1]
+    if last.lower() in _INDEX_PAGES:
+        path = path[: -len(last)]
+    return f"{scheme}://{host}:{port}{path}" if port else f"{scheme}://{host}{path}"
+
+
 def canonical(url: str) -> str:
     """Canonical form: lower-case scheme/host, no fragment, no default port,
     no trailing index page, percent-encoding normalised, query sorted."""
+    plain = _plain_canonical(url)
+    if plain is not None:
+        return plain
     url = safe_url_string(url.strip())
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
