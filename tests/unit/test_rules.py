@@ -89,3 +89,22 @@ def test_text_after_an_inline_hidden_block_is_kept(tag):
 def test_text_after_nested_hidden_blocks_and_comments_is_kept():
     page = "<div class='b'>a<b>b<script>s</script>c</b><!-- note -->d<noscript><p>n</p></noscript>e</div>"
     assert Rule(kind="css", selector="div.b").apply(page) == ["a b c d e"]
+
+
+def test_normalize_space_is_split_and_join_also_where_it_skips_the_split():
+    """normalize_space returns a single-spaced printable text unsplit: that relies on every whitespace
+    character but the space being unprintable, checked here over all of Unicode, and on random texts."""
+    import random
+    import sys
+
+    from xnews_gui.core.rules import normalize_space
+
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    assert [c for c in spaces if c.isprintable()] == [" "]
+    rnd = random.Random(3)
+    alphabet = ["a", "ệ", "x", " ", " ", "\u200b", "\ufeff", "\ud800"] + spaces
+    for _ in range(20000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
+        got = normalize_space(text)
+        assert got == " ".join(text.split()) and type(got) is str, repr(text)
+    assert normalize_space("") == "" and normalize_space(None) == ""

@@ -42,7 +42,8 @@ class Article:
 
     @property
     def content_hash(self) -> str:
-        basis = normalize_space(self.title + " " + self.body_text).lower()
+        # line breaks are spaces to normalize_space: made spaces first, a single-spaced text is not split
+        basis = normalize_space((self.title + " " + self.body_text).replace("\n", " ")).lower()
         return hashlib.sha1(basis.encode("utf-8")).hexdigest()
 
     def to_dict(self) -> dict:
@@ -306,8 +307,7 @@ def _element_to_text(root) -> str:
                 add("\n")
             if el.tail:
                 add(el.tail)
-    raw = "".join(parts)
-    return "\n".join(line for line in (" ".join(part.split()) for part in raw.split("\n")) if line)
+    return "\n".join(filter(None, map(normalize_space, "".join(parts).split("\n"))))
 
 
 _TEXT_WITH = etree.XPath("descendant::text()[contains(., $w)]")

@@ -285,8 +285,15 @@ _WS = re.compile(r"\s+")
 
 
 def normalize_space(text: str) -> str:
+    """``" ".join(text.split())``. A text that is already single-spaced is returned as it is, unsplit:
+    every whitespace character but the space is unprintable (tested), so a printable text without
+    a double space and without a space at either end has nothing to change."""
+    if not text:
+        return ""
+    if text.isprintable() and "  " not in text and text[0] != " " and text[-1] != " ":
+        return text if type(text) is str else str(text)  # never an lxml "smart" string
     # str.split() and the regex's \s agree on what whitespace is (Py_UNICODE_ISSPACE); split is faster
-    return " ".join(text.split()) if text else ""
+    return " ".join(text.split())
 
 
 _SKIP_TEXT = {"script", "style", "noscript", "template"}
