@@ -108,3 +108,46 @@ def test_normalize_space_is_split_and_join_also_where_it_skips_the_split():
         got = normalize_space(text)
         assert got == " ".join(text.split()) and type(got) is str, repr(text)
     assert normalize_space("") == "" and normalize_space(None) == ""
+
+
+def _class_selector_pages():
+    """Parsed pages with many classes: the demo site's, and real ones from ../shared/data when present."""
+    import gzip
+    from pathlib import Path
+
+    from xnews_gui.core.encoding import decode_html
+    from xnews_gui.core.rules import parse_html
+    from xnews_gui.demo.site import DemoSite
+
+    site = DemoSite(second_template=True)
+    pages = [site.article_page(a) for a in site.articles[:6]] + [site.home()]
+    data = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+    files = sorted((data / "fundus-parser-test-data" / "test_data").glob("*/*.html.gz"))[::10]
+    files += sorted((data / "cleanportaleval" / "input").glob("*.html"))[::12]
+    for path in files:
+        raw = path.read_bytes()
+        pages.append(decode_html(gzip.decompress(raw) if path.suffix == ".gz" else raw)[0])
+    return [parse_html(p) for p in pages]
+
+
+def test_class_selectors_select_the_same_elements_in_the_same_order_by_their_class_attributes():
+    """A css rule's bare-class steps are evaluated through the class attributes (cheaper); on real pages,
+    for every class they use and several combinators, the elements and their order are cssselect's."""
+    import re
+
+    from lxml import etree
+
+    from xnews_gui.core.rules import _class_steps_by_attribute, css_to_xpath
+
+    compared = rewritten = 0
+    for doc in _class_selector_pages():
+        classes = sorted({c for v in doc.xpath("//@class") for c in v.split() if re.fullmatch(r"-?[A-Za-z_][A-Za-z0-9_-]*", c)})
+        for name in classes[:12]:
+            for selector in (f".{name}", f".{name} a", f"div > .{name}", f".{name} > *, h1", f"h1:has(.{name})",
+                             f".{name} .{classes[0]}"):
+                original = css_to_xpath(selector)
+                faster = _class_steps_by_attribute(original)
+                rewritten += faster != original
+                assert etree.XPath(faster)(doc) == etree.XPath(original)(doc), selector
+                compared += 1
+    assert compared > 500 and rewritten > compared // 2  # "div > .x" (a child step) is not rewritten
