@@ -286,7 +286,7 @@ def _element_to_text(root) -> str:
     Image captions stay in the HTML, beside their images, but are not running
     text - unless they are most of the text (a photo story).
     """
-    if root.find(".//figcaption") is not None:
+    if _holds(root, "figcaption"):
         captions = list(root.iter("figcaption"))
         if 2 * sum(len(c.text_content()) for c in captions) < len(root.text_content()):
             for caption in captions:
@@ -353,7 +353,7 @@ def _drop_link_lists(roots) -> bool:
     dropped = False
     for root in roots:
         whole = None  # the body's text length, measured once a list is found
-        stack = [el for el in root if isinstance(el.tag, str) and el.find(".//a") is not None]
+        stack = [el for el in root if isinstance(el.tag, str) and _holds(el, "a")]
         while stack:
             el = stack.pop()
             if el.tag in _LIST_BLOCKS:
@@ -366,8 +366,15 @@ def _drop_link_lists(roots) -> bool:
                             el.drop_tree()
                             dropped = True
                             continue
-            stack.extend(c for c in el if isinstance(c.tag, str) and c.find(".//a") is not None)
+            stack.extend(c for c in el if isinstance(c.tag, str) and _holds(c, "a"))
     return dropped
+
+
+def _holds(el, tag: str) -> bool:
+    """``el.find(".//" + tag) is not None``, without ElementPath's Python machinery."""
+    for _ in el.iterdescendants(tag):
+        return True
+    return False
 
 
 def _copy(el):
