@@ -333,7 +333,7 @@ def _drop_headline(roots, title: str) -> bool:
                 dropped = True
                 continue
             while el is not None and el is not root and len(el) <= 6:  # a headline holds few children
-                text = " ".join(el.text_content().split())
+                text = normalize_space(el.text_content())
                 if len(text) > longest:
                     break
                 if text == title or (el.tag in ("h1", "h2", "h3") and title in text):
@@ -357,11 +357,11 @@ def _drop_link_lists(roots) -> bool:
         while stack:
             el = stack.pop()
             if el.tag in _LIST_BLOCKS:
-                text = len(" ".join(el.text_content().split()))
+                text = len(normalize_space(el.text_content()))
                 if text >= 20:
-                    links = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
+                    links = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
                     if links > 0.5 * text:
-                        whole = whole or len(" ".join(root.text_content().split()))
+                        whole = whole or len(normalize_space(root.text_content()))
                         if text < 0.5 * whole:  # never most of the body (a link round-up stays whole)
                             el.drop_tree()
                             dropped = True
