@@ -1,5 +1,8 @@
 import unicodedata
 
+import pytest
+
+from tests.conftest import shared_data
 from xnews_gui.core.encoding import decode_html
 
 VN = "Đội tuyển bóng đá Việt Nam giành chiến thắng thuyết phục — hòa, thuỷ, khoẻ"
@@ -80,3 +83,39 @@ def test_the_header_wins_over_meta_and_an_impossible_declaration_falls_back_to_d
     assert enc == "utf-8" and unicodedata.normalize("NFC", VN) in text
     text, enc = decode_html(page("no-such-charset").encode("utf-8"), "text/html; charset=bogus")
     assert enc == "utf-8"  # nothing usable declared: detection
+
+
+@pytest.mark.parametrize("body", [
+    VN,  # precomposed: already NFC
+    unicodedata.normalize("NFD", VN),  # decomposed UTF-8 (tone marks after ASCII vowels)
+    "cafe\u0301",  # a mark composing with the ASCII letter before it
+    "cafe\u0301 a\u0300 e\u0323\u0302",
+    "x\u0301a\u0316",  # marks apart: each composes or stays
+    "\u1ec7\u0301\u0316",  # marks out of canonical order after a precomposed letter
+    "\u1100\u1161 \ud55c",  # Hangul jamo that compose, and a syllable
+    "\u212b \u2126 \u0958",  # singletons NFC replaces
+    "plain ASCII only",
+    "a\ufffd\u0301 b",  # a replacement character in the page itself
+])
+@pytest.mark.parametrize("charset", ["text/html; charset=utf-8", None])
+def test_utf8_pages_come_back_exactly_as_nfc_makes_them(body, charset):
+    data = page("utf-8" if charset is None else "").replace("<p>", f"<p>{body} ").encode("utf-8")
+    text, enc = decode_html(data, charset)
+    assert enc == "utf-8" and text == unicodedata.normalize("NFC", data.decode("utf-8"))
+
+
+def test_a_utf8_page_with_bad_bytes_around_marks_is_still_nfc():
+    data = b"<p>" + VN.encode() * 5 + b" \xe1a\xcc\x81 e\xff\xcc\x82 a\xcc\x81</p>"
+    text, enc = decode_html(data, "text/html; charset=utf-8")
+    assert enc == "utf-8" and text == unicodedata.normalize("NFC", data.decode("utf-8", errors="replace"))
+    assert text.endswith(" \ufffd\u00e1 e\ufffd\u0302 \u00e1</p>")
+
+
+def test_real_pages_decode_to_their_nfc_text():
+    pages = sorted(shared_data("cleanportaleval", "input").glob("*.html"))[:40]
+    for path in pages:
+        data = path.read_bytes()
+        nfd = unicodedata.normalize("NFD", data.decode("utf-8", errors="replace")).encode("utf-8")
+        for variant in (data, nfd):
+            text, enc = decode_html(variant, "text/html; charset=utf-8")
+            assert text == unicodedata.normalize("NFC", variant.decode("utf-8", errors="replace")), path.name
