@@ -21,6 +21,14 @@ def crawler_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("xnews-crawl")]
 
 
+def assert_raw_pages_as_served(data_dir) -> None:
+    rows = list(Page.select().where(Page.status == 200))
+    assert len(rows) > 72 and {r.kind for r in rows} == {"article", "list"}
+    for row in rows:
+        with urllib.request.urlopen(row.url) as served:
+            assert read_raw(raw_pages_dir(data_dir), row.raw_path) == served.read(), row.url
+
+
 def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_profile):
     sink = StoreSink(store, "demo")
     sink.start_run()
@@ -47,11 +55,7 @@ def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_pro
     # every page's raw HTML, as served, where its page-log row says
     page = Page.get(Page.url == base + site.articles[0].path)
     assert page.status == 200 and page.encoding == "utf-8" and page.kind == "article"
-    rows = list(Page.select().where(Page.status == 200))
-    assert len(rows) > 72 and {r.kind for r in rows} == {"article", "list"}
-    for row in rows:
-        with urllib.request.urlopen(row.url) as served:
-            assert read_raw(raw_pages_dir(data_dir), row.raw_path) == served.read(), row.url
+    assert_raw_pages_as_served(data_dir)
     # images: main and inline, content-addressed in the store's layout
     images = list(ImageCache.select())
     wanted = sum(1 + len(a.inline_images) for a in site.articles)
@@ -73,6 +77,13 @@ def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_pro
     assert not [e for e in again if e.kind == "page" and e.data["kind"] == "article"]
     assert Article.select().count() == 72
     assert not crawler_threads()
+    # the list pages' first copies are dead: tidying merges the two small packs into one, every row still reads
+    packs = raw_pages_dir(data_dir) / "packs"
+    before = sorted(packs.iterdir())
+    assert len(before) == 2 and store.tidy_raw_pages() > 0
+    after = sorted(packs.iterdir())
+    assert len(after) == 1 and after[0] not in before
+    assert_raw_pages_as_served(data_dir)
 
 
 def test_pause_resume_stop_take_effect_quickly(store, data_dir, demo_profile):

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from tests.conftest import shared_data
+from xnews_gui.core import raw_tidy
 from xnews_gui.core.raw_pages import RawPack, RawPageError, read_raw, scan_pack
 
 
@@ -150,3 +151,60 @@ def test_links_out_of_the_raw_folder_are_not_followed(tmp_path):
     os.mkfifo(raw / "ff" / f"{'f' * 32}.html")
     with pytest.raises(RawPageError, match="not a regular file"):
         read_raw(raw, f"ff/{'f' * 32}.html")
+
+
+def packs_in(raw) -> list[str]:
+    return sorted(p.name for p in (raw / "packs").glob("*.pack"))
+
+
+def test_tidy_drops_dead_pages_and_copies_the_live_ones_of_a_mostly_dead_pack(tmp_path, monkeypatch):
+    monkeypatch.setattr(raw_tidy, "SMALL_PACK", 0)  # the dead-share rule alone
+    pages = real_pages(5)
+    with RawPack(tmp_path) as first:
+        old = {url: first.save(url, body) for url, body in pages}
+    with RawPack(tmp_path) as second:  # three pages crawled again: their first copies are dead
+        rows = dict(old, **{url: second.save(url, body) for url, body in pages[:3]})
+    with RawPack(tmp_path) as third:
+        gone = third.save("https://example.org/gone", b"a page whose row points elsewhere now")
+    first_pack, second_pack, third_pack = (r.split("#")[0].split("/")[1] for r in (old[pages[0][0]], rows[pages[0][0]], gone))
+    tidy = raw_tidy.tidy_packs(tmp_path, lambda: list(rows.values()))
+    assert set(tidy.moved) == {old[url] for url, _ in pages[3:]}  # the first pack's live pages, copied
+    assert sorted(tidy.emptied) == sorted([first_pack, third_pack]) and tidy.freed_bytes > 0
+    assert first_pack in packs_in(tmp_path)  # nothing deleted before the rows are stored
+    rows = {url: tidy.moved.get(ref, ref) for url, ref in rows.items()}
+    tidy.finish()
+    assert first_pack not in packs_in(tmp_path) and third_pack not in packs_in(tmp_path)
+    assert second_pack in packs_in(tmp_path) and len(packs_in(tmp_path)) == 2
+    assert {url: read_raw(tmp_path, ref) for url, ref in rows.items()} == dict(pages)
+
+
+def test_tidy_merges_small_packs_and_a_cancelled_tidy_loses_nothing(tmp_path):
+    pages = real_pages(4)
+    rows = {}
+    for url, body in pages:  # four short crawls: four small packs
+        with RawPack(tmp_path) as pack:
+            rows[url] = pack.save(url, body)
+    assert len(packs_in(tmp_path)) == 4
+    cancelled = raw_tidy.tidy_packs(tmp_path, lambda: list(rows.values()))
+    assert len(cancelled.moved) == 4
+    cancelled.cancel()  # the rows could not be updated: every old reference still reads
+    assert {url: read_raw(tmp_path, ref) for url, ref in rows.items()} == dict(pages)
+    tidy = raw_tidy.tidy_packs(tmp_path, lambda: list(rows.values()))
+    rows = {url: tidy.moved[ref] for url, ref in rows.items()}
+    tidy.finish()
+    assert len(packs_in(tmp_path)) == 1  # the copies left by the cancelled one were dead, and went
+    assert {url: read_raw(tmp_path, ref) for url, ref in rows.items()} == dict(pages)
+
+
+def test_tidy_leaves_packs_being_written_alone(tmp_path):
+    writing = RawPack(tmp_path, max_bytes=50_000)
+    refs = [writing.save(f"https://example.org/{i}", b"p" * 30_000) for i in range(3)]  # rolled over twice
+    asked = []
+    tidy = raw_tidy.tidy_packs(tmp_path, lambda: asked.append(1) or [])  # no row points there yet
+    tidy.finish()
+    assert not tidy.moved and not tidy.emptied and not asked and len(packs_in(tmp_path)) == 3
+    writing.close()
+    assert all(read_raw(tmp_path, r) == b"p" * 30_000 for r in refs)
+    tidy = raw_tidy.tidy_packs(tmp_path, lambda: refs[:1])  # closed now: the two packs nothing points to go
+    tidy.finish()
+    assert len(packs_in(tmp_path)) == 1 and read_raw(tmp_path, refs[0]) == b"p" * 30_000

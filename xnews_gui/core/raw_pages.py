@@ -25,6 +25,11 @@ from pathlib import Path
 
 from .files import FileRefused, file_inside, read_file
 
+try:
+    import fcntl
+except ImportError:  # not POSIX
+    fcntl = None
+
 PACKS = "packs"
 MAX_PACK_BYTES = 64 * 1024 * 1024  # a pack is closed past this size and the next page starts a new one
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # the reader's cap (a page is at most the fetcher's cap, 5 MB by default)
@@ -42,13 +47,18 @@ class RawPageError(ValueError):
 
 
 class RawPack:
-    """Appends raw pages to pack files; ``save`` may be called from several threads at once."""
+    """Appends raw pages to pack files; ``save`` may be called from several threads at once.
+
+    Every pack this writer made stays locked (``fcntl.flock``) until ``close()``: the crawl
+    closes it once its page rows are committed, so ``raw_tidy`` never judges a pack whose
+    rows are still on their way (``raw_tidy`` skips locked packs)."""
 
     def __init__(self, raw_root: Path, max_bytes: int = MAX_PACK_BYTES):
         self.folder = Path(raw_root) / PACKS
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._fd: int | None = None
+        self._full: list[int] = []  # packs rolled over: no longer written, still locked
         self._name = ""
         self._size = 0
         self._count = 0  # packs opened by this writer (names stay unique within one second)
@@ -71,40 +81,62 @@ class RawPack:
             return f"{PACKS}/{self._name}#{offset}+{length}"
 
     def close(self) -> None:
+        """Close (and unlock) every pack written; a later ``save`` starts a new one."""
         with self._lock:
-            self._close()
+            self._roll()
+            full, self._full = self._full, []
+            for fd in full:
+                os.close(fd)
 
     def _open_next(self) -> None:
-        self._close()
+        """A new pack, locked before anyone can see it: made under a temporary name, then renamed."""
+        self._roll()
         self.folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         while True:
             self._count += 1
-            name = f"{stamp}-{os.getpid()}-{self._count}.pack"
-            try:
-                fd = os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | _BINARY, 0o644)
-            except FileExistsError:
-                continue
-            self._fd, self._name, self._size = fd, name, 0
-            return
+            name = f"{stamp}-{os.getpid()}-{self._count}.pack"  # with the pid: no other process makes it
+            if not (self.folder / name).exists():
+                break
+        temporary = self.folder / f"{name}.new"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | _BINARY, 0o644)
+        try:
+            lock(fd, wait=True)
+            os.replace(temporary, self.folder / name)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd, self._name, self._size = fd, name, 0
+
+    def _roll(self) -> None:
+        if self._fd is not None:
+            self._full.append(self._fd)
+            self._fd = None
 
     def _cut_back(self, offset: int) -> None:
         """A failed append (a full disk): cut its part-written record, or give up on this pack."""
         try:
             os.ftruncate(self._fd, offset)
         except OSError:
-            self._close()
-
-    def _close(self) -> None:
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            os.close(fd)
+            self._roll()
 
     def __enter__(self) -> RawPack:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def lock(fd: int, wait: bool) -> bool:
+    """An exclusive advisory lock on an open pack; False when someone else holds it. Without
+    ``fcntl`` (not POSIX) nothing is locked (and ``raw_tidy`` leaves packs alone)."""
+    if fcntl is None:
+        return wait
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _write_all(fd: int, parts: list[bytes], length: int) -> None:
@@ -124,7 +156,7 @@ def read_raw(raw_root: Path, raw_path: str) -> bytes:
     """
     ref = _PACK_REF.fullmatch(raw_path or "")
     if ref:
-        return _read_record(raw_root, raw_path, ref.group(1), int(ref.group(2)), int(ref.group(3)))
+        return read_record(raw_root, raw_path)[1]
     if _FILE_REF.fullmatch(raw_path or ""):
         try:
             return read_file(file_inside(raw_root, raw_path, "raw page"), MAX_RECORD_BYTES, "raw page")
@@ -136,7 +168,18 @@ def read_raw(raw_root: Path, raw_path: str) -> bytes:
                        "(packs/<name>.pack#<offset>+<length> or <xx>/<md5>.html)")
 
 
-def _read_record(raw_root: Path, raw_path: str, name: str, offset: int, length: int) -> bytes:
+def parse_reference(raw_path: str) -> tuple[str, int, int] | None:
+    """(pack name, offset, length) of a pack reference, else None."""
+    ref = _PACK_REF.fullmatch(raw_path or "")
+    return (ref.group(1), int(ref.group(2)), int(ref.group(3))) if ref else None
+
+
+def read_record(raw_root: Path, raw_path: str) -> tuple[str, bytes]:
+    """(url, page) of the pack record ``raw_path`` names; RawPageError otherwise."""
+    parsed = parse_reference(raw_path)
+    if parsed is None:
+        raise RawPageError(f"{str(raw_path)[:200]!r} is not a raw page pack reference")
+    name, offset, length = parsed
     if not _OVERHEAD <= length <= MAX_RECORD_BYTES:
         raise RawPageError(f"raw page {raw_path!r}: a record of {length:,} bytes cannot be right")
     try:
@@ -154,10 +197,10 @@ def _read_record(raw_root: Path, raw_path: str, name: str, offset: int, length: 
         raise RawPageError(f"raw page {raw_path!r} cannot be read: {exc}") from None
     finally:
         os.close(fd)
-    body = _record_body(data, length)
-    if body is None:
+    record = _parse_record(data, length)
+    if record is None:
         raise RawPageError(f"raw page {raw_path!r}: no whole page there (the pack is cut short or damaged)")
-    return body
+    return record
 
 
 def _pread_all(fd: int, length: int, offset: int) -> bytes:
@@ -175,14 +218,15 @@ def _pread_all(fd: int, length: int, offset: int) -> bytes:
     return b"".join(chunks)
 
 
-def _record_body(data: bytes, length: int) -> bytes | None:
-    """The page in one whole record of ``length`` bytes, else None."""
+def _parse_record(data: bytes, length: int) -> tuple[str, bytes] | None:
+    """(url, page) of one whole record of ``length`` bytes, else None."""
     if len(data) != length or length < _OVERHEAD:
         return None
     magic, url_len, body_len = _HEAD.unpack_from(data)
     if magic != _MAGIC or _OVERHEAD + url_len + body_len != length or data[-len(_END):] != _END:
         return None
-    return data[_HEAD.size + url_len:length - len(_END)]
+    url = data[_HEAD.size:_HEAD.size + url_len].decode("utf-8", "replace")
+    return url, data[_HEAD.size + url_len:length - len(_END)]
 
 
 def scan_pack(path: Path):
@@ -198,9 +242,9 @@ def scan_pack(path: Path):
             length = _OVERHEAD + url_len + body_len
             if magic != _MAGIC or length > MAX_RECORD_BYTES:
                 return
-            rest = handle.read(length - _HEAD.size)
-            if _record_body(head + rest, length) is None:
+            record = _parse_record(head + handle.read(length - _HEAD.size), length)
+            if record is None:
                 return
-            url = rest[:url_len].decode("utf-8", "surrogatepass")
-            yield url, f"{PACKS}/{path.name}#{offset}+{length}"
+            yield record[0], f"{PACKS}/{path.name}#{offset}+{length}"
             offset += length
+

@@ -16,6 +16,7 @@ from peewee import SqliteDatabase, fn
 
 from ..core.extract import Article as ExtractedArticle
 from ..core.profile import Profile
+from ..core.raw_tidy import tidy_packs
 from ..core.urls import UrlError, canonical
 from .models import Article, Category, CrawlRun, FailedExtraction, ImageCache, Page, ProfileRecord, utcnow
 
@@ -231,6 +232,26 @@ class Records:
                 update={Page.status: status, Page.encoding: encoding, Page.content_type: content_type,
                         Page.raw_path: raw_path, Page.kind: kind, Page.error: error, Page.fetched_at: utcnow()},
             ).execute()
+
+    def tidy_raw_pages(self) -> int:
+        """Drop the raw pages no page row points to any more (pages crawled again); bytes freed.
+        The packs' live pages are copied first, the rows pointed at the copies, then the old packs go."""
+        rows: dict[str, str] = {}
+
+        def references():
+            rows.update(self.db.execute_sql("SELECT raw_path, url FROM page WHERE raw_path LIKE 'packs/%'").fetchall())
+            return rows
+        tidy = tidy_packs(self.raw_root, references)
+        try:
+            if tidy.moved:
+                with self.writing():
+                    self.db.cursor().executemany("UPDATE page SET raw_path = ? WHERE url = ? AND raw_path = ?",
+                                                 [(new, rows[old], old) for old, new in tidy.moved.items()])
+        except BaseException:
+            tidy.cancel()
+            raise
+        tidy.finish()
+        return tidy.freed_bytes
 
     def record_failure(self, profile: str, url: str, reason: str) -> None:
         with self.write_lock:

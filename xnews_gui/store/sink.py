@@ -185,7 +185,12 @@ class StoreSink:
     close = flush
 
     def release(self) -> None:
-        """The calling thread is done writing (the crawl's pipeline, at its end): close its connection."""
+        """The calling thread is done writing (the crawl's pipeline, at the end of each pass): the raw
+        pages of earlier passes that were crawled again are dropped, then its connection closed."""
+        try:
+            self.store.tidy_raw_pages()
+        except Exception:  # tidying is housekeeping: never lose a crawl over it
+            log.exception("tidying the raw pages failed")
         self.store.close()
 
 
