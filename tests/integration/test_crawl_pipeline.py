@@ -85,3 +85,37 @@ def test_a_base_href_in_the_body_does_not_move_images_to_another_host(tmp_path):
     assert other.paths() == []  # the other host was never asked for anything
     assert [i["url"] for i in sink.images] == [site.url + "/news/pic.png"]
     assert "/news/pic.png" in site.paths()
+
+
+def test_fetch_threads_only_fetch_and_one_thread_parses(tmp_path, monkeypatch):
+    """Pages (and images) are fetched by the fetch threads; every page is parsed by the one parse thread."""
+    from xnews_gui.crawl.downloader import Downloader
+    from xnews_gui.crawl.parse import PageParser
+
+    seen: dict[str, set[str]] = {"parse": set(), "page": set(), "image": set()}
+
+    def recording(cls, name, what):
+        original = getattr(cls, name)
+
+        def wrapper(*args, **kwargs):
+            seen[what].add(threading.current_thread().name)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(cls, name, wrapper)
+
+    recording(PageParser, "list_page", "parse")
+    recording(PageParser, "article_page", "parse")
+    recording(Downloader, "page", "page")
+    recording(Downloader, "image", "image")
+    routes = {"/": list_page([f"/news/a{n}.htm" for n in range(12)]),
+              **{f"/news/p{n}.png": (200, {"Content-Type": "image/png"}, PNG) for n in range(12)},
+              **{f"/news/a{n}.htm": html(f"<h1 class='title'>Bài {n}</h1><div class='body'><p>Tin {n}."
+                                         f"<img src='p{n}.png'></p></div>") for n in range(12)}}
+    sink = MemorySink(image_root=tmp_path / "images")
+    with Site(routes) as site:
+        summary = Crawler(make_profile(site.url + "/", concurrency=4), sink, state_dir=tmp_path).run()
+    assert summary["articles"] == 12 and summary["images"] == 12
+    assert seen["parse"] == {"xnews-crawl-parse"}
+    fetchers = seen["page"] | seen["image"]
+    assert fetchers and all(name.startswith("xnews-crawl-") and name[len("xnews-crawl-"):].isdigit()
+                            for name in fetchers)

@@ -1,4 +1,4 @@
-"""The crawl engine: worker threads over a persistent frontier, driven by a profile.
+"""The crawl engine: fetch threads and one parse thread over a persistent frontier, driven by a profile.
 
     crawler = Crawler(profile, sink, state_dir=data / "crawl", options=CrawlOptions(max_pages=100),
                       classifier=model, on_event=print)
@@ -6,10 +6,11 @@
 
 The stages, as in Scrapy: the scheduler (``frontier``: push returns False for a URL
 already seen, pop gives the next request) -> the downloader (``downloader``: politeness,
-robots, scope on every hop) -> parsing (``parse``: a list page's links go back to the
-scheduler, an article page is extracted) -> the item pipeline (images in the worker,
-then ``pipeline``: the one batching stage, which classifies a batch at once and hands it
-to the sink in one call). ``classifier`` may be a model or a loader (a callable without
+robots, scope on every hop; in ``concurrency`` fetch threads) -> parsing (``parse``, in
+one thread, see ``workers``: a list page's links go back to the scheduler, an article
+page is extracted) -> the item pipeline (images, by the fetch threads, then ``pipeline``:
+the one batching stage, which classifies a batch at once and hands it to the sink in one
+call). ``classifier`` may be a model or a loader (a callable without
 ``predict``): a loader runs in the background while the first pages are fetched.
 ``on_event`` is called from crawler threads, never under a lock; "stats" events come
 about every ``stats_interval`` seconds.
@@ -40,11 +41,12 @@ from .state import NEW, CrawlState
 from .stats import CrawlStats, broken_fields
 from ..core.raw_pages import RawPack
 from .traps import TrapGuard
+from .workers import PARSING, Workers
 
 log = logging.getLogger(__name__)
 
 
-class Crawler(RunControl):
+class Crawler(RunControl, Workers):
     def __init__(self, profile: Profile, sink, *, state_dir: Path, options: CrawlOptions | None = None,
                  classifier=None, on_event: Callable[[CrawlEvent], None] | None = None, renderer=None):
         self.profile = profile
@@ -78,8 +80,6 @@ class Crawler(RunControl):
         self._halted = False
         self._status = "finished"
         self._dead_starts: list[str] = []  # why start pages gave the crawl nothing to follow
-        self._busy = 0
-        self._started_pages = 0
         self._article_slots = 0
         self._login_pages = 0
         self._login_example = ""  # the first page that asked for a login
@@ -88,6 +88,7 @@ class Crawler(RunControl):
         self.stats_ = CrawlStats(fields=[f for f in FIELDS if f in profile.fields])
         self.scheduler = None
         self.state: CrawlState | None = None
+        self._init_threads()
 
     # --- views (any thread) ---------------------------------------------------------
     @property
@@ -128,12 +129,7 @@ class Crawler(RunControl):
         self.pipeline.start()
         try:
             self.queuer.seed(resumed)
-            threads = [threading.Thread(target=self._worker, name=f"xnews-crawl-{i}", daemon=True)
-                       for i in range(self.concurrency)]
-            self._alive = len(threads)
-            self._all_done = threading.Event()
-            for t in threads:
-                t.start()
+            self._start_threads()
             deadline = time.monotonic() + opts.max_seconds if opts.max_seconds else None
             next_stats = time.monotonic() + opts.stats_interval
             while not self._all_done.wait(min(0.1, opts.stats_interval)):
@@ -145,8 +141,7 @@ class Crawler(RunControl):
                 if deadline and now >= deadline:
                     self._halt("limit")
                 self._cut_paused_requests(now)
-            for t in threads:
-                t.join()
+            self._join_threads()
             self.queuer.join()
         finally:
             self.pipeline.close()  # finishes what is queued (and flushes the sink), then ends
@@ -181,59 +176,9 @@ class Crawler(RunControl):
         self._claim_result = self.state.claim(req, key)
         return self._claim_result == NEW
 
-    # --- the scheduler side ---------------------------------------------------------
-    def _next(self) -> Request | None:
-        with self._cond:
-            while True:
-                if self._stop.is_set():
-                    return None
-                if self._paused:
-                    self._cond.wait(0.25)
-                    continue
-                if self.max_pages and self._started_pages >= self.max_pages:
-                    self._halted, self._status = True, "limit"
-                    self._stop.set()
-                    self._cond.notify_all()
-                    return None
-                req = self.scheduler.pop()
-                if req is not None:
-                    self._busy += 1
-                    self._started_pages += 1
-                    return req
-                if self._busy == 0:  # empty frontier, nobody working: the crawl is over
-                    self._cond.notify_all()
-                    return None
-                self._cond.wait(0.25)
-
-    def _worker(self) -> None:
-        try:
-            while True:
-                req = self._next()
-                if req is None:
-                    return
-                handed_over = False
-                try:
-                    handed_over = self._process(req)
-                except Exception as exc:  # a bug must not kill the crawl; record it
-                    log.exception("crawler failure on %s", req.url)
-                    self._error(req.url, "internal", f"{exc.__class__.__name__}: {exc}")
-                finally:
-                    if not handed_over:  # else the pipeline ends this page
-                        self._page_over()
-        finally:
-            with self._cond:
-                self._alive -= 1
-                if self._alive == 0:
-                    self._all_done.set()
-
-    def _page_over(self) -> None:
-        with self._cond:
-            self._busy -= 1
-            self._cond.notify_all()
-
     # --- one page ----------------------------------------------------------------
-    def _process(self, req: Request) -> bool:
-        """Fetch and handle one page; True when an article was handed over to the pipeline."""
+    def _fetch(self, req: Request):
+        """Fetch one page: PARSING when it went on to the parse thread, else whether it was handed over."""
         if req.kind == "list" and self.options.due_only and req.depth > 0 and not self.state.due(req.url):
             self.state.done(req.url)
             self._settled(req.url)
@@ -250,6 +195,13 @@ class Crawler(RunControl):
                 self._failed(req, exc.kind, str(exc), exc.status)
             return False
         self.stats_.add(pages=1, bytes=len(result.body), **{f"{req.kind}_pages": 1})
+        if self.profile.render is not None:  # rendering blocks: each fetch thread parses its own pages
+            return self._handle(req, result)
+        self._fetched.put((req, result))
+        return PARSING
+
+    def _handle(self, req: Request, result: FetchResult) -> bool:
+        """Parse one fetched page; True when it is handed over (to the pipeline or a job)."""
         text, encoding = decode_html(result.body, result.content_type)
         item = PageItem(req, result.url, result.status, result.content_type, encoding,
                         self._save_raw(result.url, result.body))
@@ -278,12 +230,18 @@ class Crawler(RunControl):
                 if not self._take_article_slot():
                     return False  # over the article limit: left queued
                 item.article, item.section = article, self.profile.topic_for_url(result.url)
-                if self.images is not None:
-                    self.images.fetch(article)  # before storing: an article in the store has its images cached
-                self.pipeline.article(item)
+                if self.images is not None and (article.image or article.images):
+                    self._add_job(lambda: self._store_with_images(item))
+                else:
+                    self.pipeline.article(item)
                 return True
         self._page_finished(item)
         return False
+
+    def _store_with_images(self, item: PageItem) -> bool:
+        self.images.fetch(item.article)  # before storing: an article in the store has its images cached
+        self.pipeline.article(item)
+        return True
 
     def _dead_start(self, url: str, text: str) -> None:
         article = self.parser.article_page(text, url).ok if self.profile.fields else False

@@ -1,0 +1,170 @@
+"""The crawl's threads: ``concurrency`` fetch threads and ONE parse thread.
+
+A fetch thread pops a request, fetches it and queues the page for the parse thread;
+the parse thread decodes, extracts and queues links and articles (``engine.Crawler._handle``).
+Fetching is waiting: the fetch threads keep ``concurrency`` requests in flight to hide
+the server's latency. Parsing is the interpreter's work: in one thread it does not hand
+the interpreter lock back and forth between 16 threads (nor between them and the GUI's).
+A parsed article's blocking work (fetching its images) goes back to the fetch threads as
+a job, which they take before new requests; a profile that needs a browser to render its
+pages has each fetch thread parse its own pages (a render waits for the render pool).
+
+At most ``concurrency`` pages are between their pop and the end of their parsing, so a
+concurrency-1 crawl fetches in the scheduler's exact order. Mixed into ``engine.Crawler``,
+which provides ``_cond``, ``_stop``, ``_paused``, ``scheduler``, ``max_pages``,
+``_fetch(request)`` (``PARSING`` when it queued the page, else whether the page was handed
+over), ``_handle(request, result)`` and ``_error``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections import deque
+
+from .frontier import Request
+
+log = logging.getLogger(__name__)
+
+PARSING = "parsing"  # a fetched page queued for the parse thread
+
+
+class Workers:
+    def _init_threads(self) -> None:
+        self._busy = 0  # pages popped and not over yet (fetching, parsing, in a job or in the pipeline)
+        self._open = 0  # pages popped and not parsed yet: at most ``concurrency``
+        self._started_pages = 0
+        # fetched pages wait here for the parse thread (bounded: back-pressure on the fetchers)
+        self._fetched: queue.Queue = queue.Queue(maxsize=self.concurrency)
+        self._jobs: deque = deque()  # parsed pages' blocking work, for the fetch threads
+        self._threads: list[threading.Thread] = []
+        self._all_done = threading.Event()
+
+    def _start_threads(self) -> None:
+        self._threads = [threading.Thread(target=self._worker, name=f"xnews-crawl-{i}", daemon=True)
+                         for i in range(self.concurrency)]
+        self._alive = len(self._threads)
+        self._parser = threading.Thread(target=self._parse_loop, name="xnews-crawl-parse", daemon=True)
+        self._parser.start()
+        for t in self._threads:
+            t.start()
+
+    def _join_threads(self) -> None:
+        """After ``_all_done``: the fetch threads are over; the parse thread finishes what is queued."""
+        for t in self._threads:
+            t.join()
+        self._fetched.put(None)
+        self._parser.join()
+        while True:  # jobs queued after the fetch threads ended (a stop): run here, so each page ends
+            with self._cond:
+                if not self._jobs:
+                    return
+                job = self._jobs.popleft()
+            self._run_task(job)
+
+    def _next(self):
+        """The next request to fetch, or a job (a callable) of a page in progress; None: the end."""
+        with self._cond:
+            while True:
+                if self._jobs:
+                    return self._jobs.popleft()
+                if self._stop.is_set():
+                    return None
+                if self._paused:
+                    self._cond.wait(0.25)
+                    continue
+                if self._open >= self.concurrency:
+                    self._cond.wait(0.25)
+                    continue
+                if self.max_pages and self._started_pages >= self.max_pages:
+                    self._halted, self._status = True, "limit"
+                    self._stop.set()
+                    self._cond.notify_all()
+                    return None
+                req = self.scheduler.pop()
+                if req is not None:
+                    self._busy += 1
+                    self._open += 1
+                    self._started_pages += 1
+                    return req
+                if self._busy == 0:  # empty frontier, nobody working: the crawl is over
+                    self._cond.notify_all()
+                    return None
+                self._cond.wait(0.25)
+
+    def _worker(self) -> None:
+        try:
+            while True:
+                task = self._next()
+                if task is None:
+                    return
+                self._run_task(task)
+        finally:
+            with self._cond:
+                self._alive -= 1
+                if self._alive == 0:
+                    self._all_done.set()
+
+    def _run_task(self, task) -> None:
+        if not isinstance(task, Request):  # a job of a parsed page
+            handed_over = False
+            try:
+                handed_over = task()
+            except Exception as exc:  # a bug must not kill the crawl; record it
+                log.exception("crawler failure in a job")
+                self._error("", "internal", f"{exc.__class__.__name__}: {exc}")
+            finally:
+                if not handed_over:
+                    self._page_over()
+            return
+        outcome = False
+        try:
+            outcome = self._fetch(task)
+        except Exception as exc:  # a bug must not kill the crawl; record it
+            log.exception("crawler failure on %s", task.url)
+            self._error(task.url, "internal", f"{exc.__class__.__name__}: {exc}")
+        finally:
+            if outcome != PARSING:
+                self._parsed(handed_over=outcome is True)
+
+    def _parse_loop(self) -> None:
+        while True:
+            entry = self._fetched.get()
+            if entry is None:
+                return
+            req, result = entry
+            handed_over = False
+            try:
+                handed_over = self._handle(req, result)
+            except Exception as exc:  # a bug must not kill the crawl; record it
+                log.exception("crawler failure on %s", req.url)
+                self._error(req.url, "internal", f"{exc.__class__.__name__}: {exc}")
+            finally:
+                self._parsed(handed_over)
+
+    def _parsed(self, handed_over: bool) -> None:
+        """A popped page is parsed (or failed); unless handed over, it is over."""
+        with self._cond:
+            self._open -= 1
+            if not handed_over:  # else the pipeline or a job ends it
+                self._busy -= 1
+            # one fetch thread may take the freed slot; all of them when nothing is left in progress
+            # (the crawl may be over). Waking all 16 for each page had them queue for the
+            # interpreter lock only to wait again.
+            if self._busy == 0:
+                self._cond.notify_all()
+            else:
+                self._cond.notify()
+
+    def _add_job(self, job) -> None:
+        with self._cond:
+            self._jobs.append(job)
+            self._cond.notify()
+
+    def _page_over(self) -> None:
+        with self._cond:
+            self._busy -= 1
+            if self._busy == 0:  # nothing left in progress: the crawl may be over
+                self._cond.notify_all()
+
