@@ -76,3 +76,30 @@ def test_plain_urls_take_the_short_way_to_the_same_canonical_form(monkeypatch):
         except UrlError as exc:
             full = f"UrlError: {exc}"
         assert short[url] == full, url
+
+
+def test_scheme_check_and_joins_without_a_parse_answer_as_the_parse_does():
+    from urllib.parse import urljoin, urlsplit
+
+    from xnews_gui.core.urls import absolute
+
+    urls = ["http://a.vn/x", "HTTPS://A.VN", "https://a.vn/thời-sự", "http://[::1]/x", "http://[bad/x", "http://a]b/",
+            " http://a.vn ", "http:/a", "http:", "https:x", "httpx://a", "ftp://a", "javascript:alert(1)", "",
+            "http://\ta.vn/\nx", "hTtP://a.vn/?q=[1]", "http://ａ.vn/", "//a.vn/x", "/x"]
+    for url in urls:
+        try:
+            slow = urlsplit(url.strip()).scheme.lower() in ("http", "https")
+        except ValueError:
+            slow = "ValueError"
+        try:
+            fast = is_allowed_scheme(url)
+        except ValueError:
+            fast = "ValueError"
+        assert fast == slow, url
+    for base in ("http://a.vn/b/c.htm", "https://a.vn", "http://[bad/", "", None):
+        for href in ("/x.png", "x.png", "//cdn.vn/y", " /z ", "/a/../b", "http://o.vn/", ""):
+            try:
+                want = urljoin(base, href.strip()) if base and href else (href.strip() if href else "")
+            except ValueError:
+                want = href.strip()
+            assert absolute(base, href) == want, (base, href)

@@ -8,9 +8,6 @@ script/style/iframe, no ``on*`` attributes, only http(s) URLs.
 from __future__ import annotations
 
 from html import escape
-import re
-from functools import lru_cache
-from urllib.parse import urljoin, urlparse
 
 import lxml.html
 import nh3
@@ -18,6 +15,7 @@ from lxml import etree
 
 from .images import image_source
 from .text import strip_control_chars, strip_control_chars_html
+from .urls import join_url
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "u", "s", "small",
@@ -87,30 +85,6 @@ def _absolute_links(fragment_el, base_url: str) -> None:
             continue
         if new != link:
             el.set(name, new)
-
-
-# A root-relative path that urljoin returns as origin + path: no "//", no dot segment, no query,
-# fragment, parameters, backslash, whitespace or control character (urllib drops or rewrites those).
-_PLAIN_PATH = re.compile(r"/[^?#;\\\s\x00-\x1f\x7f]*")
-_DOT_SEGMENT = re.compile(r"/\.\.?(?:/|$)")
-
-
-def join_url(base_url: str, link: str) -> str:
-    """``urllib.parse.urljoin(base_url, link)``; a plain root-relative path (an article's images and
-    links, mostly) is joined without urllib's five parse/unparse steps."""
-    if link[:1] == "/" and "//" not in link and _PLAIN_PATH.fullmatch(link) and not _DOT_SEGMENT.search(link):
-        origin = _origin(base_url)
-        if origin:
-            return origin + link
-    return urljoin(base_url, link)
-
-
-@lru_cache(maxsize=256)
-def _origin(base_url: str) -> str:
-    """'scheme://netloc' of an http(s) base URL, as urljoin puts it before a root-relative path; ''
-    for any other base."""
-    parts = urlparse(base_url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
 
 
 _CONTROLS = ("form", "button", "select", "textarea")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from functools import lru_cache
+from urllib.parse import urljoin, urlparse, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url, safe_url_string
 
@@ -17,7 +18,13 @@ class UrlError(ValueError):
 
 
 def is_allowed_scheme(url: str) -> bool:
-    return urlsplit(url.strip()).scheme.lower() in ALLOWED_SCHEMES
+    url = url.strip()
+    # "http(s)://" and nothing urlsplit would refuse (a bracket of an IPv6 host, a non-ASCII host): no parse
+    head = url[:8].lower()
+    if head == "https://" or head[:7] == "http://":
+        if url.isascii() and "[" not in url and "]" not in url:
+            return True
+    return urlsplit(url).scheme.lower() in ALLOWED_SCHEMES
 
 
 # A URL that is already plain: lower-case http(s) host of letters/digits/hyphens (not one a URL parser
@@ -81,10 +88,34 @@ def absolute(base: str | None, href: str | None) -> str:
     href = href.strip()
     if base:
         try:
-            return urljoin(base, href)
+            return join_url(base, href)
         except ValueError:
             return href
     return href
+
+
+# A root-relative path that urljoin returns as origin + path: no "//", no dot segment, no query,
+# fragment, parameters, backslash, whitespace or control character (urllib drops or rewrites those).
+_PLAIN_PATH = re.compile(r"/[^?#;\\\s\x00-\x1f\x7f]*")
+_DOT_SEGMENT = re.compile(r"/\.\.?(?:/|$)")
+
+
+def join_url(base_url: str, link: str) -> str:
+    """``urllib.parse.urljoin(base_url, link)``; a plain root-relative path (an article's images and
+    links, mostly) is joined without urllib's five parse/unparse steps."""
+    if link[:1] == "/" and "//" not in link and _PLAIN_PATH.fullmatch(link) and not _DOT_SEGMENT.search(link):
+        origin = _origin(base_url)
+        if origin:
+            return origin + link
+    return urljoin(base_url, link)
+
+
+@lru_cache(maxsize=256)
+def _origin(base_url: str) -> str:
+    """'scheme://netloc' of an http(s) base URL, as urljoin puts it before a root-relative path; ''
+    for any other base."""
+    parts = urlparse(base_url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
 
 
 def host_of(url: str) -> str:
