@@ -53,3 +53,33 @@ def test_finding_a_batchs_same_texts_reads_the_hash_index_not_every_article_of_t
     known = store.db.execute_sql(same_text_sql(2), ["site", _article("u", "Bài 7").content_hash, "none"]).fetchall()
     assert known == [(_article("u", "Bài 7").content_hash, store.db.execute_sql(
         "SELECT id FROM article WHERE url = 'http://a.vn/7.htm'").fetchone()[0])]
+
+
+def test_a_batchs_page_rows_are_the_rows_single_records_make(data_dir):
+    """write_batch's page-log upsert (one prepared statement) leaves the rows Store.record_page would
+    (the last row for a URL wins, same columns and formats), except that a page skipped for its topic
+    stays marked skipped (how a re-crawl knows it)."""
+    from xnews_gui.store import Store
+
+    earlier = [("http://a.vn/skip.htm", 200, "", "", "", "skipped", "topic Giải trí is skipped"),
+               ("http://a.vn/1.htm", 500, "", "", "", "article", "HTTP 500")]
+    batch = [("http://a.vn/1.htm", 200, "utf-8", "text/html; charset=utf-8", "packs/a.pack#0+100", "article", ""),
+             ("http://a.vn/", 200, "cp1258", "text/html", "packs/a.pack#100+50", "list", ""),
+             ("http://a.vn/skip.htm", 200, "utf-8", "text/html", "packs/a.pack#150+70", "article", ""),
+             ("http://a.vn/", 304, "utf-8", "text/html", "packs/a.pack#220+60", "list", "not modified"),
+             ("http://a.vn/gone.htm", 404, "", "text/html", "", "article", "HTTP 404: Không tìm thấy")]
+    tables = []
+    for name, write in (("batch", lambda store: StoreSink(store, "site").write_batch([], pages=batch)),
+                        ("single", lambda store: [store.record_page(*row) for row in batch])):
+        with Store.open(data_dir / name) as store:
+            for row in earlier:
+                store.record_page(*row)
+            write(store)
+            rows = store.db.execute_sql("SELECT url, status, encoding, content_type, raw_path, kind, error, "
+                                        "typeof(fetched_at), length(fetched_at) > 18 FROM page ORDER BY url").fetchall()
+            tables.append(rows)
+    single = [row[:5] + ("skipped",) + row[6:] if row[0] == "http://a.vn/skip.htm" else row for row in tables[1]]
+    assert tables[0] == single
+    by_url = {row[0]: row for row in tables[0]}
+    assert by_url["http://a.vn/"][1] == 304 and by_url["http://a.vn/gone.htm"][6] == "HTTP 404: Không tìm thấy"
+    assert by_url["http://a.vn/1.htm"][4] == "packs/a.pack#0+100" and len(tables[0]) == 4

@@ -14,11 +14,9 @@ from __future__ import annotations
 import logging
 import threading
 
-from peewee import EXCLUDED, Case
-
 from ..core.urls import canonical
 from . import repo
-from .models import Page, utcnow
+from .models import utcnow
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -35,7 +33,7 @@ class StoreSink:
         self.skip_categories = frozenset(skip_categories)  # topics the user is not interested in
         self.image_root = store.images_root
         self.raw_root = store.raw_root
-        self._pages: list[dict] = []
+        self._pages: list[tuple] = []
         self._lock = threading.Lock()
         self._tuned = threading.local()
 
@@ -74,8 +72,8 @@ class StoreSink:
             for image in images:
                 self.store.record_image(*image)
             out = self._store_many(list(articles))
-            for i in range(0, len(rows), _ROWS_PER_INSERT):
-                _insert_pages(rows[i:i + _ROWS_PER_INSERT])
+            if rows:
+                self.store.db.cursor().executemany(_UPSERT_PAGES, rows)
         if articles:
             self.group_duplicates()
         return out
@@ -202,15 +200,15 @@ def same_text_sql(n: int) -> str:
             f"({','.join('?' * n)}) GROUP BY content_hash")
 
 
-def _page_row(url, status, encoding="", content_type="", raw_path="", kind="", error="") -> dict:
-    return {"url": url, "status": status, "encoding": encoding, "content_type": content_type,
-            "raw_path": raw_path, "kind": kind, "error": error, "fetched_at": utcnow()}
+def _page_row(url, status, encoding="", content_type="", raw_path="", kind="", error="") -> tuple:
+    return url, status, encoding, content_type, raw_path, kind, error, str(utcnow())
 
 
-def _insert_pages(rows: list[dict]) -> None:
-    """``Store.record_page`` for many rows in one statement (the last row for a URL wins)."""
-    update = {getattr(Page, name): getattr(EXCLUDED, name)
-              for name in ("status", "encoding", "content_type", "raw_path", "error", "fetched_at")}
-    # a page skipped for its topic stays marked so (it is how a re-crawl knows it)
-    update[Page.kind] = Case(None, [(Page.kind == repo.SKIPPED, repo.SKIPPED)], EXCLUDED.kind)
-    Page.insert_many(rows).on_conflict(conflict_target=[Page.url], update=update).execute()
+# ``Store.record_page`` for many rows (the last row for a URL wins); a page skipped for its topic
+# stays marked so (it is how a re-crawl knows it). One prepared statement, no query building per batch.
+_UPSERT_PAGES = (
+    "INSERT INTO page (url, status, encoding, content_type, raw_path, kind, error, fetched_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(url) DO UPDATE SET status = excluded.status, "
+    "encoding = excluded.encoding, content_type = excluded.content_type, raw_path = excluded.raw_path, "
+    "error = excluded.error, fetched_at = excluded.fetched_at, "
+    f"kind = CASE WHEN page.kind = '{repo.SKIPPED}' THEN page.kind ELSE excluded.kind END")
