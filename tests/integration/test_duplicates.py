@@ -104,4 +104,4 @@ def test_the_index_keeps_the_newest_window_whatever_the_appends(monkeypatch):
         assert list(index.ids) == [i for i, _ in newest]
         assert list(index.groups) == [i * 10 for i, _ in newest] and list(index.sizes) == [i + 5 for i, _ in newest]
         assert np.array_equal(index.sigs, np.stack([s for _, s in newest]))
-        assert np.array_equal(index.fingerprints, np.stack([s for _, s in newest]) & 0xFF)
+        assert np.array_equal(index.fingerprints, np.stack([s for _, s in newest]).T & 0xFF)

@@ -33,7 +33,7 @@ class _Index:
         self._groups = np.empty(0, dtype=np.int64)
         self._sizes = np.empty(0, dtype=np.int64)
         self._sigs = np.empty((0, neardup.PERMUTATIONS), dtype=np.uint32)
-        self._fingerprints = np.empty((0, neardup.PERMUTATIONS), dtype=np.uint8)
+        self._fingerprints = np.empty((neardup.PERMUTATIONS, 0), dtype=np.uint8)  # one column per signature
         self._start = self._end = 0
         self.loaded_to = 0  # articles up to this id are in (or were too short)
 
@@ -41,7 +41,7 @@ class _Index:
     groups = property(lambda self: self._groups[self._start:self._end])
     sizes = property(lambda self: self._sizes[self._start:self._end])
     sigs = property(lambda self: self._sigs[self._start:self._end])
-    fingerprints = property(lambda self: self._fingerprints[self._start:self._end])
+    fingerprints = property(lambda self: self._fingerprints[:, self._start:self._end])
 
     def add(self, ids, groups, sizes, sigs) -> None:
         n = len(ids)
@@ -49,7 +49,7 @@ class _Index:
             end = self._room(n)
             self._ids[self._end:end], self._groups[self._end:end] = ids, groups
             self._sizes[self._end:end], self._sigs[self._end:end] = sizes, sigs
-            self._fingerprints[self._end:end] = neardup.fingerprints(sigs)
+            self._fingerprints[:, self._end:end] = neardup.fingerprints(sigs)
             self._moved_to(end)
 
     def add_one(self, article_id: int, group: int, size: int, sig: np.ndarray) -> None:
@@ -57,7 +57,7 @@ class _Index:
         self._moved_to(self._room(1))
         self._ids[at], self._groups[at], self._sizes[at] = article_id, group, size
         self._sigs[at] = sig
-        self._fingerprints[at] = neardup.fingerprints(sig)
+        self._fingerprints[:, at] = sig.astype(np.uint8)  # the low bytes
 
     def _room(self, n: int) -> int:
         """Where n more rows end (the buffers grown and compacted as needed)."""
@@ -65,11 +65,14 @@ class _Index:
             keep = min(self._end - self._start, WINDOW)  # the newest
             room = max(64, min(2 * (keep + n), keep + n + WINDOW // 4))
             buffers = []
-            for old in (self._ids, self._groups, self._sizes, self._sigs, self._fingerprints):
+            for old in (self._ids, self._groups, self._sizes, self._sigs):
                 new = np.empty((room,) + old.shape[1:], dtype=old.dtype)
                 new[:keep] = old[self._end - keep:self._end]
                 buffers.append(new)
-            self._ids, self._groups, self._sizes, self._sigs, self._fingerprints = buffers
+            self._ids, self._groups, self._sizes, self._sigs = buffers
+            columns = np.empty((neardup.PERMUTATIONS, room), dtype=np.uint8)
+            columns[:, :keep] = self._fingerprints[:, self._end - keep:self._end]
+            self._fingerprints = columns
             self._start, self._end = 0, keep
         return self._end + n
 
