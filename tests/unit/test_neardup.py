@@ -156,3 +156,26 @@ def test_best_match_through_fingerprints_picks_the_same_row():
         assert neardup.best_match(query, known, sizes, neardup.fingerprints(known)) == full
         picks.append(full)
     assert picks == [6 + i for i in range(8)] + [-1]
+
+
+def _same_as_reference(text):
+    expected, got = _reference_signature(text), neardup.signature(text)
+    return (expected is None and got is None) or (got[1] == expected[1] and np.array_equal(got[0], expected[0]))
+
+
+def test_the_vocabulary_path_and_the_definition_give_the_same_signatures(monkeypatch):
+    """Words met for the first time, from several threads at once, a full vocabulary (those texts take
+    the definition's path) and words too long for the shift tables: the same values everywhere."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    vocabulary = neardup._Vocabulary()
+    monkeypatch.setattr(neardup, "_VOCABULARY", vocabulary)
+    texts = vntc("Khoa hoc", 6) + vntc("Doi song", 6)
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(_same_as_reference, texts))
+    assert len(vocabulary) > 500 and list(vocabulary.values()) == list(range(len(vocabulary)))
+    long_words = " ".join([texts[0], "x" * 63, "y" * 64, "dàiquá" * 12, texts[1]])
+    assert _same_as_reference(long_words)
+    monkeypatch.setattr(vocabulary, "LIMIT", len(vocabulary))
+    assert _same_as_reference(vntc("Vi tinh", 1)[0] + " " + texts[2])
+    assert len(vocabulary) == vocabulary.LIMIT

@@ -15,6 +15,7 @@ and the README). ~70 lines of our own over numpy; datasketch would add a depende
 
 from __future__ import annotations
 
+import threading
 import zlib
 
 import numpy as np
@@ -39,14 +40,106 @@ def shingles(text: str, size: int = SHINGLE) -> set[str]:
 
 def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     """(128 uint32 minima, shingle count) of ``text``; None when it is too short to judge."""
-    # the UTF-8 of shingles(text), each word encoded once: crc32 needs bytes
-    found = list(map(str.encode, words(text or "")))
-    grams = set(map(b" ".join, zip(*(found[i:] for i in range(size)))))
+    found = words(text or "")
+    if len(found) < MIN_SHINGLES + size - 1:
+        return None
+    ids = np.fromiter(map(_VOCABULARY.__getitem__, found), dtype=np.intp, count=len(found))
+    if size != SHINGLE or ids.min() < 0:  # a word too long, or the vocabulary full
+        return _signature_of_bytes(found, size)
+    return _signature_of_ids(ids)
+
+
+def _signature_of_bytes(found: list[str], size: int) -> tuple[np.ndarray, int] | None:
+    """The definition: crc32 of the UTF-8 of each distinct shingle (words joined by one space)."""
+    encoded = list(map(str.encode, found))
+    grams = set(map(b" ".join, zip(*(encoded[i:] for i in range(size)))))
     if len(grams) < MIN_SHINGLES:
         return None
     hashes = np.fromiter(map(zlib.crc32, grams), dtype=np.uint32, count=len(grams))
     hashes &= np.uint32(0x7FFFFFFF)
     return _minima(hashes), len(grams)
+
+
+# The same crc32 values from each word's crc32, in numpy. CRC-32 is linear: for byte strings x, y,
+# crc32(x + y) = Z^len(y)(crc32(x)) ^ crc32(y) (zlib's crc32_combine), where Z^m, the CRC register
+# after m zero bytes, is linear over GF(2): a table per m and byte lane (_ZEROS) applies it.
+_LONGEST = 63  # bytes in a word with a table (" " + word: 64); longer words take the definition
+
+
+def _zero_byte_tables(longest: int) -> np.ndarray:
+    """_ZEROS[1024 m + 256 lane + b] = Z^m(b << 8 lane), for m = 0 .. longest."""
+    def zeros(m, value):  # zlib complements its register on the way in and out
+        return ~zlib.crc32(bytes(m), ~value & 0xFFFFFFFF) & 0xFFFFFFFF
+
+    images = np.array([[zeros(m, 1 << bit) for bit in range(32)] for m in range(longest + 1)], dtype=np.uint32)
+    images = images.reshape(longest + 1, 4, 8)  # (m, lane, bit of the byte)
+    bits = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.uint32)  # (byte, bit)
+    tables = np.zeros((longest + 1, 4, 256), dtype=np.uint32)
+    for bit in range(8):
+        tables ^= bits[None, None, :, bit] * images[:, :, bit, None]
+    return tables.reshape(-1)
+
+
+_ZEROS = _zero_byte_tables(_LONGEST + 1)
+_LANES = np.arange(4, dtype=np.int32) * 256
+_SPACE = zlib.crc32(b" ")
+
+
+class _Vocabulary(dict):
+    """word -> id; per id crc32(word), crc32(" " + word) and where its shift sits in _ZEROS. Grows as
+    words are met, up to LIMIT words (-1 then, and for words too long: those texts take the
+    definition's path). Entries never change once made, so readers need no lock."""
+
+    LIMIT = 100_000  # ~8 MiB
+
+    def __init__(self):
+        super().__init__()
+        self._lock = threading.Lock()
+        self.crc = np.empty(1024, dtype=np.uint32)
+        self.spaced = np.empty(1024, dtype=np.uint32)
+        self.shift = np.empty((1024, 4), dtype=np.int32)  # 1024 len(" " + word) + lane offsets
+
+    def __missing__(self, word: str) -> int:
+        with self._lock:
+            known = self.get(word)
+            if known is not None:
+                return known
+            encoded = word.encode()
+            if len(self) >= self.LIMIT or len(encoded) > _LONGEST:
+                return -1
+            new = len(self)
+            if new == len(self.crc):
+                self.crc, self.spaced = np.resize(self.crc, 2 * new), np.resize(self.spaced, 2 * new)
+                self.shift = np.resize(self.shift, (2 * new, 4))
+            self.crc[new] = zlib.crc32(encoded)
+            self.spaced[new] = zlib.crc32(encoded, _SPACE)
+            self.shift[new] = 1024 * (len(encoded) + 1) + _LANES
+            self[word] = new  # last: another thread sees the id only once its values are in
+            return new
+
+
+_VOCABULARY = _Vocabulary()
+
+
+def _after(crc: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """Z^m(crc) per element, ``shift`` holding each m's table offsets (rows of _Vocabulary.shift)."""
+    looked = _ZEROS[crc.view(np.uint8).reshape(-1, 4) + shift]  # little-endian bytes: lane 0 first
+    return looked[:, 0] ^ looked[:, 1] ^ looked[:, 2] ^ looked[:, 3]
+
+
+def _signature_of_ids(ids: np.ndarray) -> tuple[np.ndarray, int] | None:
+    vocabulary, n = _VOCABULARY, len(ids)
+    crc = vocabulary.crc[ids[:-2]]  # crc32("a"), then of "a b", then of "a b c"
+    for j in (1, 2):
+        at = ids[j:n - 2 + j]
+        crc = _after(crc, vocabulary.shift[at]) ^ vocabulary.spaced[at]
+    trigrams = (ids[:-2] * _VOCABULARY.LIMIT + ids[1:-1]) * _VOCABULARY.LIMIT + ids[2:]  # < 2^63
+    trigrams.sort()
+    count = 1 + int(np.count_nonzero(trigrams[1:] != trigrams[:-1]))  # distinct shingles
+    if count < MIN_SHINGLES:
+        return None
+    crc &= np.uint32(0x7FFFFFFF)
+    return _minima(crc), count  # repeated shingles change no minimum
 
 
 # min over shingles of (a h + b) mod p for the 128 (a, b), without integer division. With
