@@ -34,7 +34,7 @@ IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif
 RETRY_STATUSES = (429, 500, 502, 503, 504)
 ACCEPT = {"html": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
           "image": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9", "any": "*/*"}
-_CHUNK = 64 * 1024
+_CHUNK = 256 * 1024  # a read takes all a page has sent so far: each read is a trip through the GIL
 
 
 class FetchError(Exception):
@@ -100,6 +100,7 @@ class Fetcher:
         self.user_agent = user_agent
         self._in_flight = InFlight()
         headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate", "Accept-Language": "vi,en;q=0.8"}
+        self._headers = {kind: {**headers, "Accept": accept} for kind, accept in ACCEPT.items()}  # per request kind
         self._pools = urllib3.PoolManager(num_pools=max(10, pool_size), maxsize=pool_size, headers=headers)
         self._pools.pool_classes_by_scheme = pool_classes(self._in_flight)
         # proxies from the environment, read once (a hot-path cost otherwise)
@@ -217,10 +218,10 @@ class Fetcher:
             if scheme in self._proxies and not urllib.request.proxy_bypass(host.rsplit(":", 1)[0]):
                 manager = self._proxies[scheme]
         try:
-            headers = {**manager.headers, "Accept": ACCEPT.get(accept, "*/*")}
+            headers = self._headers.get(accept) or self._headers["any"]
             cookie = self.cookies.header_for(url) if self.cookies else ""
             if cookie:
-                headers["Cookie"] = cookie
+                headers = {**headers, "Cookie": cookie}
             return manager.urlopen("GET", url, headers=headers,
                                    redirect=False, retries=self._retry, preload_content=False,
                                    timeout=self._timeout)

@@ -101,7 +101,7 @@ class ItemPipeline:
         self.on_error = on_error
         # only articles are bounded (they are big; and the stage itself queues page rows)
         self._article_slots = threading.Semaphore(max_articles_queued)
-        self._q: queue.Queue = queue.Queue()
+        self._q: queue.SimpleQueue = queue.SimpleQueue()  # C: ~0.3 us a put and get, queue.Queue ~7
         self._thread = threading.Thread(target=self._run, name="xnews-crawl-pipeline", daemon=True)
 
     def start(self) -> None:

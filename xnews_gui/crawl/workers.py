@@ -9,10 +9,13 @@ A parsed article's blocking work (fetching its images) goes back to the fetch th
 a job, which they take before new requests; a profile that needs a browser to render its
 pages has each fetch thread parse its own pages (a render waits for the render pool).
 
-At most ``concurrency`` pages are between their pop and the end of their parsing, so a
-concurrency-1 crawl fetches in the scheduler's exact order. Mixed into ``engine.Crawler``,
-which provides ``_cond``, ``_stop``, ``_paused``, ``scheduler``, ``max_pages``,
-``_fetch(request)`` (``PARSING`` when it queued the page, else whether the page was handed
+At most ``2 * concurrency - 1`` pages are between their pop and the end of their parsing:
+``concurrency`` requests stay in flight while up to ``concurrency - 1`` fetched pages are
+with the parser (Scrapy's CONCURRENT_REQUESTS also counts requests in the downloader, not
+pages being parsed), so the server's latency stays hidden while the parser catches up.
+At concurrency 1 the fetch thread waits for each page's parsing: the scheduler's exact
+order. Mixed into ``engine.Crawler``, which provides ``_cond``, ``_stop``, ``_paused``,
+``scheduler``, ``max_pages``, ``_fetch(request)`` (``PARSING`` when it queued the page, else whether the page was handed
 over), ``_handle(request, result)`` and ``_error``.
 """
 
@@ -33,10 +36,11 @@ PARSING = "parsing"  # a fetched page queued for the parse thread
 class Workers:
     def _init_threads(self) -> None:
         self._busy = 0  # pages popped and not over yet (fetching, parsing, in a job or in the pipeline)
-        self._open = 0  # pages popped and not parsed yet: at most ``concurrency``
+        self._open = 0  # pages popped and not parsed yet: at most ``_max_open``
+        self._max_open = 2 * self.concurrency - 1  # requests in flight + pages waiting for the parser
         self._started_pages = 0
-        # fetched pages wait here for the parse thread (bounded: back-pressure on the fetchers)
-        self._fetched: queue.Queue = queue.Queue(maxsize=self.concurrency)
+        # fetched pages wait here for the parse thread (bounded by ``_max_open``)
+        self._fetched: queue.SimpleQueue = queue.SimpleQueue()
         self._jobs: deque = deque()  # parsed pages' blocking work, for the fetch threads
         self._threads: list[threading.Thread] = []
         self._all_done = threading.Event()
@@ -74,7 +78,7 @@ class Workers:
                 if self._paused:
                     self._cond.wait(0.25)
                     continue
-                if self._open >= self.concurrency:
+                if self._open >= self._max_open:
                     self._cond.wait(0.25)
                     continue
                 if self.max_pages and self._started_pages >= self.max_pages:
