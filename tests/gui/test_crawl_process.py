@@ -8,6 +8,7 @@ import os
 import pytest
 from PySide6.QtCore import Qt
 
+from xnews_gui.services.crawl import ClassifierLoader
 from xnews_gui.ui.crawl_view import CrawlView
 from xnews_gui.ui.settings import Preferences
 
@@ -28,7 +29,8 @@ def alive(pid: int) -> bool:
 
 def test_the_dashboards_crawl_runs_in_a_child_process_and_obeys_the_buttons(qtbot, store, demo_profile, tmp_path):
     store.save_profile(demo_profile)
-    view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.02, concurrency=2))
+    loader = ClassifierLoader(store.root)  # as the main window hands it: the data folder's model
+    view = CrawlView(store, classifier_loader=loader, preferences=lambda: Preferences(delay_s=0.02, concurrency=2))
     qtbot.addWidget(view)
     view.resize(1200, 800)
     view.show()
@@ -54,6 +56,8 @@ def test_the_dashboards_crawl_runs_in_a_child_process_and_obeys_the_buttons(qtbo
     assert summary["status"] == "stopped" and session.state == "stopped"
     assert "Stopped" in view.cards["demo"].state.text()
     assert not alive(run.pid), "the crawl's process ends with the crawl"
-    stored = {a["id"] for a in store.articles_in_order()}
-    assert arrived and set(arrived) <= stored, "every article the dashboard was told of is stored"
+    stored = {a["id"]: a for a in store.articles_in_order()}
+    assert arrived and set(arrived) <= set(stored), "every article the dashboard was told of is stored"
+    assert all(stored[i]["confidence"] is not None for i in arrived), "the child classified them with the model"
+    assert loader._model is None, "the app's process never loaded the model: the crawl's process did"
     assert store.recent_runs(1, profile="demo")[0].status == "stopped"

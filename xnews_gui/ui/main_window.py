@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
@@ -57,20 +57,11 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
         self._restore()
-        # Unpickling the topic model holds the GIL for ~0.1 s: do it while the app is idle after
-        # start-up, not in the middle of the first crawl where it would stall the live table.
-        self._warm_up = QTimer(self, singleShot=True, interval=1500)
-        self._warm_up.timeout.connect(self._load_classifier_in_background)
-        self._warm_up.start()
+        # The topic model is not loaded here: a crawl's own process loads it (services/crawl_child.py);
+        # only a profile marked "render" crawls in this process, and its crawl loads it in the background.
 
     def _write_failed(self, message: str) -> None:
         self.statusBar().showMessage(message, 15000)
-
-    def _load_classifier_in_background(self) -> None:
-        from . import workers
-
-        workers.run_in_background(self.crawl.classifier_loader,
-                                  on_error=lambda msg: self.statusBar().showMessage(f"Topic model: {msg}", 10000))
 
     # --- tabs -------------------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
@@ -187,7 +178,6 @@ class MainWindow(QMainWindow):
         s.setValue("articles/splitter", self.articles.splitter.saveState())
 
     def closeEvent(self, event) -> None:  # noqa: N802
-        self._warm_up.stop()
         if self.crawl.is_crawling():
             self.statusBar().showMessage("Stopping crawls…")
         self.save_state()
