@@ -112,6 +112,7 @@ def test_geometry_is_restored(qtbot, store, data_dir, window):
 
 
 QUIT_SCRIPT = """
+import gc
 import sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -134,6 +135,7 @@ def show_then_quit(self):
     QTimer.singleShot(800, broken_slot)
     QTimer.singleShot(1500, lambda: self.show_tab("articles"))
     QTimer.singleShot(2500, close_dialogs)
+    QTimer.singleShot(2900, lambda: print("frozen:", gc.get_freeze_count(), flush=True))
     QTimer.singleShot(3000, self.close)
 
 mw.MainWindow.show = show_then_quit
@@ -155,6 +157,8 @@ def test_the_app_survives_a_broken_slot_and_quits_without_web_engine_warnings(tm
                           capture_output=True, text=True, timeout=120, cwd=str(REPO), check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "dialog: Something went wrong: ZeroDivisionError: a slot broke" in done.stdout, done.stdout
+    frozen = int(done.stdout.split("frozen:")[1].split()[0])
+    assert frozen > 10_000, "start-up's objects are left out of later full garbage collections"
     log = (tmp_path / "data" / "logs" / "xnews.log").read_text(encoding="utf-8")
     assert "unhandled exception in the main thread" in log and "in broken_slot" in log
     assert "xnews.qt" in log  # Qt's own messages land there too
