@@ -159,7 +159,9 @@ def sanitize_elements(elements, base_url: str | None = None) -> str:
         return sanitize_html(html, base_url)
     for el in elements:
         prepare(el, base_url)
-    html = "".join(lxml.html.tostring(el, encoding="unicode", with_tail=False) for el in elements)
+    # etree's serialiser: lxml.html.tostring only adds a regex pass deleting <meta http-equiv> tags,
+    # which the allow-list drops anyway
+    html = "".join(etree.tostring(el, method="html", encoding="unicode", with_tail=False) for el in elements)
     if not html.strip():
         return ""
     return _clean(html)
