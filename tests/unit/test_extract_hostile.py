@@ -53,3 +53,14 @@ def test_dates_are_iso_or_nothing(raw, stored):
     html = page(f"<h1>T</h1><span class='d'>{raw.replace('<', '&lt;')}</span><div class='body'><p>x</p></div>")
     article = extract(html, URL, profile(date={"kind": "css", "selector": "span.d"}))
     assert article.date == stored
+
+
+def test_a_comment_before_the_headline_copy_in_the_body_does_not_break_the_page():
+    """The headline's copy inside the body follows an HTML comment: it is dropped like any other copy
+    (the text after a comment belongs to the comment's parent), and the page extracts."""
+    title = "Ministerin Raab leitet neuen Thinktank"
+    html = page(f"<h1>{title}</h1><div class='body'><div><!-- kicker --> {title}</div>"
+                "<p>Text über den Thinktank <!-- ad --> Ministerin und mehr.</p></div>")
+    article = extract(html, URL, profile())
+    assert article.ok and article.title == title
+    assert article.body_text == "Text über den Thinktank Ministerin und mehr."

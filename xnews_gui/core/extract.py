@@ -332,6 +332,8 @@ def _drop_headline(roots, title: str) -> bool:
                     el.text = " "
                 dropped = True
                 continue
+            if not isinstance(el.tag, str):  # the text follows a comment: it is the comment's parent's text
+                el = el.getparent()
             while el is not None and el is not root and len(el) <= 6:  # a headline holds few children
                 text = normalize_space(el.text_content())
                 if len(text) > longest:
