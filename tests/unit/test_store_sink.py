@@ -83,3 +83,22 @@ def test_a_batchs_page_rows_are_the_rows_single_records_make(data_dir):
     by_url = {row[0]: row for row in tables[0]}
     assert by_url["http://a.vn/"][1] == 304 and by_url["http://a.vn/gone.htm"][6] == "HTTP 404: Không tìm thấy"
     assert by_url["http://a.vn/1.htm"][4] == "packs/a.pack#0+100" and len(tables[0]) == 4
+
+
+def test_a_batchs_image_records_are_the_rows_single_records_make(data_dir):
+    from xnews_gui.store import Store
+
+    batch = [("http://a.vn/i/1.jpg", "ab" * 32, "image/jpeg", 51234, ""),
+             ("http://a.vn/i/2.png", "", "", 0, "HTTP 404"),
+             ("http://a.vn/i/1.jpg", "cd" * 32, "image/webp", 40000, ""),
+             ("http://a.vn/i/3.gif",)]
+    tables = []
+    for name, write in (("batch", lambda store: StoreSink(store, "site").write_batch([], images=batch)),
+                        ("single", lambda store: [store.record_image(*row) for row in batch])):
+        with Store.open(data_dir / name) as store:
+            store.record_image("http://a.vn/i/2.png", "ef" * 32, "image/png", 10)  # fetched before
+            write(store)
+            tables.append(store.db.execute_sql("SELECT url, sha256, content_type, size, error, typeof(size) "
+                                               "FROM image_cache ORDER BY url").fetchall())
+    assert tables[0] == tables[1] and len(tables[0]) == 3
+    assert tables[0][0][1:4] == ("cd" * 32, "image/webp", 40000) and tables[0][1][4] == "HTTP 404"

@@ -69,8 +69,8 @@ class StoreSink:
         with self.store.writing():
             for url, reason in failures:
                 self.store.record_failure(self.profile, url, reason)
-            for image in images:
-                self.store.record_image(*image)
+            if images:
+                self.store.db.cursor().executemany(_UPSERT_IMAGES, [_image_row(*image) for image in images])
             out = self._store_many(list(articles))
             if rows:
                 self.store.db.cursor().executemany(_UPSERT_PAGES, rows)
@@ -203,6 +203,16 @@ def same_text_sql(n: int) -> str:
 def _page_row(url, status, encoding="", content_type="", raw_path="", kind="", error="") -> tuple:
     return url, status, encoding, content_type, raw_path, kind, error, str(utcnow())
 
+
+def _image_row(url, sha256="", content_type="", size=0, error="") -> tuple:
+    return url, sha256, content_type, size, error
+
+
+# ``Store.record_image`` for many rows (the last row for a URL wins)
+_UPSERT_IMAGES = (
+    "INSERT INTO image_cache (url, sha256, content_type, size, error) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT(url) DO UPDATE SET sha256 = excluded.sha256, content_type = excluded.content_type, "
+    "size = excluded.size, error = excluded.error")
 
 # ``Store.record_page`` for many rows (the last row for a URL wins); a page skipped for its topic
 # stays marked so (it is how a re-crawl knows it). One prepared statement, no query building per batch.
