@@ -3,7 +3,7 @@ import unicodedata
 import pytest
 
 from tests.conftest import shared_data
-from xnews_gui.core.encoding import decode_html
+from xnews_gui.core.encoding import decode_html, decode_html_utf8
 
 VN = "Đội tuyển bóng đá Việt Nam giành chiến thắng thuyết phục — hòa, thuỷ, khoẻ"
 
@@ -119,3 +119,23 @@ def test_real_pages_decode_to_their_nfc_text():
         for variant in (data, nfd):
             text, enc = decode_html(variant, "text/html; charset=utf-8")
             assert text == unicodedata.normalize("NFC", variant.decode("utf-8", errors="replace")), path.name
+
+
+def test_the_page_bytes_are_handed_back_only_when_they_are_the_texts_utf8():
+    clean = page("utf-8").encode("utf-8")
+    cases = {  # page bytes, content type -> are they the text's UTF-8?
+        "clean UTF-8, NFC": (clean, "text/html; charset=utf-8", True),
+        "clean UTF-8, undeclared": (page().encode("utf-8"), None, True),
+        "ASCII": (b"<p>plain</p>", "text/html; charset=utf-8", True),
+        "decomposed": (unicodedata.normalize("NFD", page("utf-8")).encode("utf-8"), None, False),
+        "bad bytes": (clean + b"\xff", "text/html; charset=utf-8", False),
+        "byte-order mark": (b"\xef\xbb\xbf" + clean, None, False),
+        "windows-1258": (cp1258(page("windows-1258")), None, False),
+        "a replacement character of its own": (page("utf-8").replace("<p>", "<p>\ufffd").encode(), None, False),
+    }
+    for name, (data, content_type, verbatim) in cases.items():
+        text, enc, utf8 = decode_html_utf8(data, content_type)
+        assert (text, enc) == decode_html(data, content_type), name
+        assert (utf8 is data) == verbatim, name
+        if verbatim:
+            assert text.encode("utf-8") == data, name

@@ -46,27 +46,48 @@ def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]
     nothing usable is declared or the declaration is impossible (most of the page's
     non-ASCII bytes do not decode in it).
     """
+    text, enc, _ = _decode(data, content_type)
+    return text, enc
+
+
+def decode_html_utf8(data: bytes, content_type: str | None = None) -> tuple[str, str, bytes | None]:
+    """``decode_html``, plus ``data`` itself when it is exactly the text's UTF-8 (a clean UTF-8 page,
+    already NFC, without a byte-order mark), else None: a parser may take those bytes instead of
+    encoding the text again."""
+    text, enc, verbatim = _decode(data, content_type)
+    return text, enc, (data if verbatim else None)
+
+
+def _decode(data: bytes, content_type: str | None) -> tuple[str, str, bool]:
+    """(text, encoding, whether ``text.encode("utf-8") == data``)."""
     if isinstance(data, str):
-        return data, "unicode"
+        return data, "unicode", False
     for bom, enc in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16"),
                      (codecs.BOM_UTF16_BE, "utf-16")):
         if data.startswith(bom):
-            return _nfc(data.decode(enc, errors="replace").lstrip("\ufeff")), enc
+            return _nfc(data.decode(enc, errors="replace").lstrip("\ufeff")), enc, False
     m = _META_CHARSET.search(data[:8192])
     declared = [charset_from_content_type(content_type), _known(m.group(1).decode("ascii", "ignore")) if m else None]
     for enc in dict.fromkeys(e for e in declared if e):
         text = _declared(data, enc)
         if text is not None:
-            return (_nfc_utf8(text, data) if enc == "utf-8" else _nfc(text)), enc
+            return _utf8_page(text, data) if enc == "utf-8" else (_nfc(text), enc, False)
     try:
-        return _nfc_utf8(data.decode("utf-8"), data), "utf-8"
+        return _utf8_page(data.decode("utf-8"), data)
     except UnicodeDecodeError:
         pass
     if _looks_cp1258(data[:200_000]):
-        return _nfc(data.decode("cp1258", errors="replace")), "cp1258"
+        return _nfc(data.decode("cp1258", errors="replace")), "cp1258", False
     best = from_bytes(data[:200_000]).best()
     enc = best.encoding if best else "windows-1252"
-    return _nfc(data.decode(enc, errors="replace")), enc
+    return _nfc(data.decode(enc, errors="replace")), enc, False
+
+
+def _utf8_page(text: str, data: bytes) -> tuple[str, str, bool]:
+    """A page decoded as UTF-8: NFC, and whether that is still ``data`` byte for byte (decoded
+    strictly - no U+FFFD, so no replaced bytes - and unchanged by NFC)."""
+    normal = _nfc_utf8(text, data)
+    return normal, "utf-8", normal is text and "\ufffd" not in text
 
 
 _NON_ASCII = bytes(range(0x80, 0x100))
