@@ -176,6 +176,8 @@ def test_the_vocabulary_path_and_the_definition_give_the_same_signatures(monkeyp
     assert len(vocabulary) > 500 and list(vocabulary.values()) == list(range(len(vocabulary)))
     long_words = " ".join([texts[0], "x" * 63, "y" * 64, "dàiquá" * 12, texts[1]])
     assert _same_as_reference(long_words)
+    refolds = texts[3] + " H\u0331ồ T\u0308ây " + texts[4]  # fold(fold(token)) != fold(token): "ẖ" -> "ẖ"
+    assert _same_as_reference(refolds)
     monkeypatch.setattr(vocabulary, "LIMIT", len(vocabulary))
     assert _same_as_reference(vntc("Vi tinh", 1)[0] + " " + texts[2])
     assert len(vocabulary) == vocabulary.LIMIT

@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from .text import words
+from .text import fold, words
 
 SHINGLE = 3
 PERMUTATIONS = 128
@@ -40,13 +40,14 @@ def shingles(text: str, size: int = SHINGLE) -> set[str]:
 
 def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     """(128 uint32 minima, shingle count) of ``text``; None when it is too short to judge."""
-    found = words(text or "")
-    if len(found) < MIN_SHINGLES + size - 1:
-        return None
-    ids = np.fromiter(map(_VOCABULARY.__getitem__, found), dtype=np.intp, count=len(found))
-    if size != SHINGLE or ids.min() < 0:  # a word too long, or the vocabulary full
-        return _signature_of_bytes(found, size)
-    return _signature_of_ids(ids)
+    if size == SHINGLE:
+        # words(text) are the [^\W_]+ runs of fold(text), which never span whitespace: each token's
+        # word ids are looked up once (cached) and the text's ids are one join of them
+        vocabulary = _VOCABULARY
+        ids = np.frombuffer(b"".join(map(vocabulary.tokens.__getitem__, fold(text or "").split())), dtype=np.int32)
+        if not len(ids) or ids.min() >= 0:
+            return _signature_of_ids(vocabulary, ids) if len(ids) >= MIN_SHINGLES + SHINGLE - 1 else None
+    return _signature_of_bytes(words(text or ""), size)  # a word too long, or the vocabulary full
 
 
 def _signature_of_bytes(found: list[str], size: int) -> tuple[np.ndarray, int] | None:
@@ -98,6 +99,7 @@ class _Vocabulary(dict):
         self.crc = np.empty(1024, dtype=np.uint32)
         self.spaced = np.empty(1024, dtype=np.uint32)
         self.shift = np.empty((1024, 4), dtype=np.int32)  # 1024 len(" " + word) + lane offsets
+        self.tokens = _TokenIds(self)
 
     def __missing__(self, word: str) -> int:
         with self._lock:
@@ -118,6 +120,26 @@ class _Vocabulary(dict):
             return new
 
 
+class _TokenIds(dict):
+    """whitespace-free token of ``fold``-ed text -> its words' ids in ``vocabulary``, packed int32; -1
+    when a word has none or the token is not its own fold (that text takes the definition's path)."""
+
+    LIMIT = 50_000  # tokens kept (~6 MiB); others are looked up each time
+
+    def __init__(self, vocabulary: _Vocabulary):
+        super().__init__()
+        self.vocabulary = vocabulary
+
+    def __missing__(self, token: str) -> bytes:
+        if fold(token) == token:
+            value = np.array(list(map(self.vocabulary.__getitem__, words(token))), dtype=np.int32).tobytes()
+        else:
+            value = np.int32(-1).tobytes()
+        if len(self) < self.LIMIT:
+            self[token] = value
+        return value
+
+
 _VOCABULARY = _Vocabulary()
 
 
@@ -127,13 +149,14 @@ def _after(crc: np.ndarray, shift: np.ndarray) -> np.ndarray:
     return looked[:, 0] ^ looked[:, 1] ^ looked[:, 2] ^ looked[:, 3]
 
 
-def _signature_of_ids(ids: np.ndarray) -> tuple[np.ndarray, int] | None:
-    vocabulary, n = _VOCABULARY, len(ids)
+def _signature_of_ids(vocabulary: _Vocabulary, ids: np.ndarray) -> tuple[np.ndarray, int] | None:
+    n = len(ids)
     crc = vocabulary.crc[ids[:-2]]  # crc32("a"), then of "a b", then of "a b c"
     for j in (1, 2):
         at = ids[j:n - 2 + j]
         crc = _after(crc, vocabulary.shift[at]) ^ vocabulary.spaced[at]
-    trigrams = (ids[:-2] * _VOCABULARY.LIMIT + ids[1:-1]) * _VOCABULARY.LIMIT + ids[2:]  # < 2^63
+    ids = ids.astype(np.int64)
+    trigrams = (ids[:-2] * vocabulary.LIMIT + ids[1:-1]) * vocabulary.LIMIT + ids[2:]  # < 2^63
     trigrams.sort()
     count = 1 + int(np.count_nonzero(trigrams[1:] != trigrams[:-1]))  # distinct shingles
     if count < MIN_SHINGLES:
