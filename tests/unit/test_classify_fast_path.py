@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from xnews_gui import paths
-from xnews_gui.classify import TopicClassifier, code_table
+from xnews_gui.classify import TopicClassifier, code_table, syllable_ids
 from xnews_gui.classify.domain import out_of_domain
 from xnews_gui.core.extract import extract
 from xnews_gui.core.profile import Profile
@@ -37,6 +37,7 @@ EDGE_CASES = [
     # the language is judged on the first 400 syllables: here the 400th decides (60 / 400 = 0.15)
     "the " * 340 + "việt " * 60 + "english " * 100,
     "the " * 300 + "1 " * 40 + "việt " * 60 + "english " * 100,
+    "Hà Nội mùa thu, cây cơm nguội vàng; giá 1.200 đồng. " * 2500,  # more ids than a chunk holds
 ]
 
 
@@ -120,6 +121,15 @@ def test_one_at_a_time_and_proba_agree_with_batches(model):
         alone = model.proba(text)
         assert max(alone, key=alone.get) == together.label
         assert alone[together.label] == pytest.approx(together.confidence, abs=1e-12)
+
+
+@pytest.mark.parametrize("chunk_ids", [1, 700, 5000])
+def test_documents_cut_into_chunks_differently_get_the_same_answers(model, monkeypatch, chunk_ids):
+    texts = EDGE_CASES + EDGE_CASES[::-1]
+    whole = model.predict_many(texts)
+    monkeypatch.setattr(syllable_ids, "CHUNK_IDS", chunk_ids)
+    assert [(p.label, p.confidence, p.reason) for p in model.predict_many(texts)] \
+        == [(p.label, p.confidence, p.reason) for p in whole]
 
 
 def test_a_full_token_cache_changes_nothing(model, monkeypatch):

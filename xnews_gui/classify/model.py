@@ -108,8 +108,7 @@ class TopicClassifier:
         """One ``Prediction`` per text; with ``guard``, out-of-domain texts get no label."""
         if not len(texts):
             return []
-        ids, rows, reasons = self._ids(texts, guard)
-        probs = self._proba(ids, rows, len(texts))
+        probs, reasons = self._probabilities(texts, guard)
         best = probs.argmax(axis=1).tolist()
         confidences = probs[np.arange(len(best)), best].tolist()
         out = []
@@ -125,8 +124,7 @@ class TopicClassifier:
         return out
 
     def proba(self, text: str) -> dict[str, float]:
-        ids, rows, _ = self._ids([text], guard=False)
-        probs = self._proba(ids, rows, 1)[0]
+        probs = self._probabilities([text], guard=False)[0][0]
         return {label: float(p) for label, p in zip(self.labels, probs)}
 
     def relevance(self, text: str, topics: Iterable[str]) -> float:
@@ -139,16 +137,21 @@ class TopicClassifier:
 
         return bool(self.train_keys.size) and bool(np.isin(np.uint64(text_key(text)), self.train_keys))
 
-    def _ids(self, texts: Sequence[str], guard: bool) -> tuple[np.ndarray, np.ndarray, list[str] | None]:
-        """(ids, rows, reasons): the texts' syllable ids with a gap at every phrase and document end
-        (``SyllableIds``), the text of each id, and with ``guard`` the out-of-domain reason of each text."""
-        if not self.features["segment"]:
-            ids, rows = self._syllables.batch(texts)
-            return ids, rows, self._syllables.out_of_domain(ids, rows, len(texts)) if guard else None
-        # pyvi words: the words of each text as strings, then their ids
-        groups = [segmented_phrases(t) for t in texts]
-        reasons = [out_of_domain(list(chain.from_iterable(g))) for g in groups] if guard else None
-        return *self._syllables.from_words(groups), reasons
+    def _probabilities(self, texts: Sequence[str], guard: bool) -> tuple[np.ndarray, list[str] | None]:
+        """Class probabilities of each text, and with ``guard`` why each is out of the domain ('' if not)."""
+        syllables = self._syllables
+        if self.features["segment"]:  # pyvi words: the words of each text as strings, then their ids
+            groups = [segmented_phrases(t) for t in texts]
+            reasons = [out_of_domain(list(chain.from_iterable(g))) for g in groups] if guard else None
+            streams = [syllables.words_stream(g) for g in groups]
+        else:
+            streams, reasons = [syllables.stream(t) for t in texts], [] if guard else None
+        parts = []
+        for ids, rows, n_docs in syllables.chunks(streams):
+            parts.append(self._proba(ids, rows, n_docs))
+            if guard and not self.features["segment"]:
+                reasons += syllables.out_of_domain(ids, rows, n_docs)
+        return np.concatenate(parts), reasons
 
     def _build_lookup(self) -> None:
         """Syllable ids, and the column of each known unigram and bigram of ids (no strings per bigram).
@@ -179,7 +182,8 @@ class TopicClassifier:
         self._bigram_ranks = CodeRanks(self._bigram_codes, width * width)
         self._width = width
         # a repeated term: two unigrams of one syllable, or two bigrams of one code
-        self._distinct_terms = len(set(unigram_ids)) + len(np.unique(codes))
+        self._distinct_terms = len(set(unigram_ids)) + codes.size \
+            - np.count_nonzero(self._bigram_codes[1:] == self._bigram_codes[:-1])
 
     def _term_counts(self, ids: np.ndarray, rows: np.ndarray, n_docs: int):
         """(row, column, count) of every known term in each document, as TfidfVectorizer counts them,
@@ -195,7 +199,7 @@ class TopicClassifier:
         col = np.concatenate(cols)
         term = col >= 0
         col, row = col[term], np.concatenate(term_rows)[term]
-        # count (row, column) pairs in a table over the columns the batch uses (a bincount, no
+        # count (row, column) pairs in a table over the columns the chunk uses (a bincount, no
         # sort): its non-zero cells come out ordered by row, then column
         present = np.zeros(len(self.terms), dtype=bool)
         present[col] = True
@@ -218,9 +222,8 @@ class TopicClassifier:
             if self.features["norm"] == "l2":
                 norms = np.sqrt(np.bincount(row_ids, weights=values.astype(np.float64) ** 2, minlength=n_docs))
                 values = values / norms[row_ids].astype(np.float32)
-            contributions = self._weights_by_class[:, col_ids] * values  # classes x terms, each row contiguous
-            for k, row in enumerate(contributions):
-                decision[:, k] = np.bincount(row_ids, weights=row, minlength=n_docs)
+            for k, weights in enumerate(self._weights_by_class):  # a class at a time: small temporaries
+                decision[:, k] = np.bincount(row_ids, weights=weights[col_ids] * values, minlength=n_docs)
         decision += self.intercept
         if decision.shape[1] == 1:  # two labels: scikit-learn's logistic, not a softmax
             positive = 1.0 / (1.0 + np.exp(-decision[:, 0]))
