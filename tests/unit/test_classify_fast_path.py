@@ -9,7 +9,9 @@ simulator's articles as the crawler extracts them, and on edge cases of tokenisa
 """
 
 import json
+import random
 import sys
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from xnews_gui.classify import TopicClassifier, code_table, syllable_ids
 from xnews_gui.classify.domain import out_of_domain
 from xnews_gui.core.extract import extract
 from xnews_gui.core.profile import Profile
-from xnews_gui.core.text import phrases, segmented_phrases, tokens
+from xnews_gui.core.text import fold, phrases, segmented_phrases, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 VNTC = ROOT / ".." / "shared" / "data" / "vntc" / "sample" / "Test_Full"
@@ -38,6 +40,8 @@ EDGE_CASES = [
     "the " * 340 + "việt " * 60 + "english " * 100,
     "the " * 300 + "1 " * 40 + "việt " * 60 + "english " * 100,
     "Hà Nội mùa thu, cây cơm nguội vàng; giá 1.200 đồng. " * 2500,  # more ids than a chunk holds
+    # folded a token at a time: Greek final sigma, singleton and composing marks, lookalikes of đ
+    "ΟΔΟΣ ΣΑΣ\u2000ΣΑΣ.ΣΑΣ σΣ İstanbul \n\u0301a a\u0301 ÐÀ ĐÀ ðà Hoà hoà HOÀ\u2001hòa ﬁ ǅ " * 5,
 ]
 
 
@@ -113,6 +117,27 @@ def test_edge_cases_of_tokenisation_and_language(model):
     reasons = [p.reason for p in model.predict_many(EDGE_CASES)]
     assert reasons[0] == "too short (0 words)" and reasons[2].startswith("too short")
     assert "not Vietnamese" in reasons
+
+
+def test_random_text_from_tricky_characters(model):
+    rng = random.Random(11)
+    alphabet = list("aàáảãạăắằêếệoóòôổơờuúùưừyýđĐðÐiíìHOÀQUYGI ΣσςİI\u0301\u0300\u0323\u0303\u2000\u00a0"
+                    "\u3000\t\r\n\x00\x1c.,;:!?'\"-_/()0123456789%") + ["hoà", "thúy", "Việt", "nam", "giá", " "] * 3
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(300)]
+    assert_same(model, texts)
+
+
+def test_folding_never_makes_removes_or_composes_across_whitespace():
+    """Why a token can be folded alone: no code point changes whitespace status under NFC or lower
+    case, and none decomposes to whitespace followed by something a mark could compose with."""
+    for code in range(0x110000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        ch = chr(code)
+        folded = fold(ch)
+        assert any(c.isspace() for c in folded) == ch.isspace() and any(c.isspace() for c in ch.lower()) == ch.isspace()
+        decomposed = unicodedata.normalize("NFD", ch)
+        assert not (len(decomposed) > 1 and decomposed[0].isspace())
 
 
 def test_one_at_a_time_and_proba_agree_with_batches(model):

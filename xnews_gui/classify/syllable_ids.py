@@ -1,10 +1,12 @@
 """Texts -> the model's syllable ids, as ``core.text.phrases`` reads them, in a few C-level calls.
 
-A document is folded (``core.text.fold``), split on whitespace, and each whitespace-free token
-is looked up in a bounded cache that holds its syllables' ids as packed int32 bytes, with a
-``gap`` id wherever a phrase ends inside it. Joining those bytes gives the document's id stream
-for NumPy: the syllables ``phrases`` returns as lists of strings, in the same order, with a gap
-at every phrase boundary - without a Python step per word.
+A document is split on whitespace, and each whitespace-free token is looked up in a bounded
+cache that holds its syllables' ids as packed int32 bytes, with a ``gap`` id wherever a phrase
+ends inside it; a token is folded (``core.text.fold``) when first met. Joining those bytes gives
+the document's id stream for NumPy: the syllables ``phrases`` returns as lists of strings, in the
+same order, with a gap at every phrase boundary - without a Python step per word. Folding a
+token at a time is folding the text: NFC and lower case neither make nor remove whitespace, and
+nothing composes across it (tests check every code point).
 
 Ids: ``0 .. known-1`` are the vocabulary's syllables; past them a syllable the model does not
 know gets one of three ids by what the language check (``domain``) needs of it, its verdict
@@ -51,14 +53,16 @@ class SyllableIds:
 
     def stream(self, text: str) -> bytes:
         """The packed int32 ids of one document, a gap at its phrase boundaries (possibly repeated)."""
-        folded = fold(text)
-        if "\n" in folded:
-            folded = folded.replace("\n", _LINE_BREAK)
-        return b"".join(map(self._tokens.__getitem__, folded.split()))
+        if "\n" in text:
+            text = text.replace("\n", _LINE_BREAK)
+        return b"".join(map(self._tokens.__getitem__, text.split()))
 
     def _encode(self, token: str) -> bytes:
+        phrases = token_phrases(fold(token))
+        if len(phrases) == 1:
+            return array("i", map(self._id, phrases[0])).tobytes()
         ids = array("i")
-        for i, words in enumerate(token_phrases(token)):
+        for i, words in enumerate(phrases):
             if i:
                 ids.append(self.gap)
             ids.extend(map(self._id, words))

@@ -116,7 +116,9 @@ def token_phrases(token: str) -> list[list[str]]:
     """The words of one whitespace-free token of ``fold``-ed text as ``phrases`` reads them, cut at
     its breaks (an empty list for a break at either end). Within a line, ``phrases`` joins its
     tokens' lists, each token's first list continuing the last one of the token before."""
-    return [part.split() for part in _TOKEN_WORDS[token].split("\n")]
+    if token.isalpha():  # one word, no break: most tokens (letters are word characters, never digits)
+        return [[_FIXED[token]]]
+    return [part.split() for part in _token_words(token).split("\n")]
 
 
 class _FixedWords(dict):
@@ -155,15 +157,19 @@ class _TokenWords(dict):
     limit = 50_000
 
     def __missing__(self, token: str) -> str:
-        text = _NUMBER.sub(" " + NUMBER_TOKEN + " ", token)
-        # once _BREAK is cut out only word characters and spaces are left: str.split finds the words
-        value = "\n".join(" ".join(map(_FIXED.__getitem__, part.split())) for part in _BREAK.split(text))
+        value = _token_words(token)
         if len(self) < self.limit and len(token) <= 64:
             self[token] = value
         return value
 
 
 _TOKEN_WORDS = _TokenWords()
+
+
+def _token_words(token: str) -> str:
+    text = _NUMBER.sub(" " + NUMBER_TOKEN + " ", token)
+    # once _BREAK is cut out only word characters and spaces are left: str.split finds the words
+    return "\n".join(" ".join(map(_FIXED.__getitem__, part.split())) for part in _BREAK.split(text))
 
 
 def syllables(text: str) -> list[str]:
