@@ -24,6 +24,8 @@ from ..core.text import NUMBER_TOKEN, fold, token_phrases
 from .domain import MIN_SHARE, MIN_WORDS, SAMPLE_WORDS, syllable_verdict
 
 CHUNK_IDS = 16_384
+_GAP, _NUMBER, _FOREIGN, _NEUTRAL, _VIETNAMESE = range(5)  # kinds of ids; a word's is _NEUTRAL + its verdict
+_WORD_KINDS = [_FOREIGN, _NEUTRAL, _VIETNAMESE]
 # folded text: a line break ends a phrase; "\x00" is a break character to ``phrases`` and not whitespace
 _LINE_BREAK = " \x00 "
 
@@ -43,12 +45,10 @@ class SyllableIds:
         self.gap = n + 4
         self.size = n + 5  # one more than the largest id
         self._gap_bytes = array("i", [self.gap]).tobytes()
-        # each id's verdict; the vocabulary's are filled as its syllables are met (a model load stays cheap)
-        self.verdict = np.zeros(self.size, dtype=np.int8)
-        self.verdict[self._unknown[0]] = -1
-        self.verdict[self._unknown[2]] = 1
-        self._words = np.ones(self.size, dtype=np.int8)  # 1 for a syllable that is not a number
-        self._words[[self.number, self.gap]] = 0
+        # each id's kind for the language check (a gap, a number, or a word by its verdict); the
+        # vocabulary's words are judged as they are met (a model load stays cheap)
+        self._kind = np.full(self.size, _NEUTRAL, dtype=np.int64)
+        self._kind[[self._unknown[0], self._unknown[2], self.number, self.gap]] = [_FOREIGN, _VIETNAMESE, _NUMBER, _GAP]
         self._tokens = _TokenCache(self._encode, self.limit)
 
     def stream(self, text: str) -> bytes:
@@ -75,7 +75,7 @@ class SyllableIds:
         verdict = syllable_verdict(word)
         if known is None:
             return self._unknown[verdict + 1]
-        self.verdict[known] = verdict
+        self._kind[known] = _NEUTRAL + verdict
         return known
 
     def words_stream(self, phrases: list[list[str]]) -> bytes:
@@ -110,14 +110,15 @@ class SyllableIds:
         ends = np.cumsum(np.bincount(rows, minlength=n_docs)) - 1  # each document's last id
         before = np.r_[0, seen[ends[:-1]]]  # syllables of the documents before
         sample = word & (seen - before[rows] <= SAMPLE_WORDS)
-        counted = self._words[ids]
-        count = np.bincount(rows, weights=counted, minlength=n_docs).astype(np.int64).tolist()
-        sampled = np.bincount(rows, weights=counted * sample, minlength=n_docs).astype(np.int64).tolist()
-        votes = np.bincount(rows, weights=self.verdict[ids] * sample, minlength=n_docs).astype(np.int64).tolist()
+        # one count per document, place in the sample or not, and kind of id
+        kinds = np.bincount(rows * 10 + sample * 5 + self._kind[ids], minlength=n_docs * 10).reshape(n_docs, 2, 5)
+        counts = (kinds[:, 0, _WORD_KINDS].sum(axis=1) + kinds[:, 1, _WORD_KINDS].sum(axis=1)).tolist()
+        sampled = kinds[:, 1, _WORD_KINDS].sum(axis=1).tolist()
+        votes = (kinds[:, 1, _VIETNAMESE] - kinds[:, 1, _FOREIGN]).tolist()
         reasons = []
-        for total, in_sample, vote in zip(count, sampled, votes):
-            if total < MIN_WORDS:
-                reasons.append(f"too short ({total} words)")
+        for count, in_sample, vote in zip(counts, sampled, votes):
+            if count < MIN_WORDS:
+                reasons.append(f"too short ({count} words)")
             elif (vote / in_sample if in_sample else 0.0) < MIN_SHARE:
                 reasons.append("not Vietnamese")
             else:
