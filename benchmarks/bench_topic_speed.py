@@ -1,35 +1,39 @@
 """The topic classifier's cost as users meet it: start-up, then ms per article in batches and one at a time.
 
-    python benchmarks/bench_topic_speed.py [--data ../shared/data] [--anchor OLD_CHECKOUT]
+    python benchmarks/bench_topic_speed.py [--data ../shared/data] [--anchor OLD_CHECKOUT] [--no-cli]
 
 1. ``main.py classify MODEL <VNTC sample test folder>`` as a process, wall clock from start to exit
    (start-up, model load, reading and classifying 200 articles), best of 3; with ``--anchor`` the same
-   command of another checkout (e.g. a worktree of the commit before the data-only model) runs
-   alternately (A B B A), and the labels printed by both are compared.
-2. In process: load time of the bundled model, then ``predict_many`` over the 400 sample articles in
-   batches of 64 and one at a time (wall and CPU ms per article, best of 3).
+   command of another checkout runs alternately (A B B A), and the labels printed by both are compared.
+2. In a fresh process per run (A B B A with ``--anchor``): the bundled model's load (CPU ms and the
+   resident memory it adds), then ``predict_many`` on 400 real VNTC articles and on 400 of the site
+   simulator's articles as the crawler extracts them (title, summary, body), in batches of 64 as the
+   crawl's pipeline calls it: CPU ms per article on the first pass (a fresh model: every word is new
+   to its caches) and the best of 3 later passes, and one at a time. With ``--anchor`` the predictions
+   of both checkouts are compared (labels, reasons, largest confidence difference).
 
-Last run (2 cores shared by ~8 busy agents: wall figures are noisy, CPU figures steadier):
-  CLI classify, 200 articles: 2.56-3.05 s (data-only model) vs 7.30-7.95 s (anchor: the commit before,
-  pickled scikit-learn pipeline), A B B A; labels identical on 188/188 articles the new model labels,
-  12 refused as low confidence
-  in process: model load 0.32 s; predict_many in batches of 64: 0.80 ms CPU/article (2.4 ms wall),
-  one at a time: 1.06 ms CPU/article (3.3 ms wall); 2,214 characters per article on average
-  (the scikit-learn pipeline, measured the same way before the change: 1.13 and 2.0 ms CPU/article)
+Last run (2 cores shared by ~8 busy agents, load 7-10: CPU figures; anchor = the version before the
+syllable-id path, new = after it, A B B A, two runs each):
+  model load: 72/88 -> 54/63 ms CPU; resident memory it adds: 24.6 -> 18.5 MB
+  VNTC, batches of 64: first pass 0.58/0.59 -> 0.43/0.48 ms, later 0.43/0.48 -> 0.18/0.19 ms per article
+  simulator, batches of 64: first pass 0.62/0.60 -> 0.19/0.21 ms, later 0.52/0.59 -> 0.16/0.18 ms
+  VNTC one at a time: 0.52/0.63 -> 0.30/0.34 ms per article
+  predictions: labels and reasons identical on all 800, confidences within 2.6e-15
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+BENCH = REPO.parent / "shared" / "bench"
 
 
 def cli_run(checkout: Path, model: Path, folder: Path, data: Path) -> tuple[float, list[str]]:
@@ -50,50 +54,109 @@ def bundled_model(checkout: Path) -> Path:
     raise SystemExit(f"no bundled model in {checkout}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=str(REPO.parent / "shared" / "data"))
-    parser.add_argument("--anchor", help="another checkout whose `classify` runs side by side")
-    args = parser.parse_args()
-    sample = Path(args.data) / "vntc" / "sample"
-    if not sample.is_dir():
-        raise SystemExit(f"VNTC sample not found at {sample}")
-    folder = sample / "Test_Full"
+def simulator_texts(n: int) -> list[str]:
+    """The classifier's input for ``n`` simulator articles, extracted as the crawl extracts them."""
+    sys.path.insert(0, str(REPO))
+    sys.path.insert(0, str(BENCH))
+    import newsim
 
-    runs = [("new", REPO)] + ([("anchor", Path(args.anchor))] if args.anchor else [])
-    order = runs + runs[::-1] + runs + runs[::-1] if args.anchor else runs * 3
-    times: dict[str, list[float]] = {name: [] for name, _ in runs}
-    labels: dict[str, list[str]] = {}
-    with tempfile.TemporaryDirectory() as data:
-        for name, checkout in order:
-            took, labels[name] = cli_run(checkout, bundled_model(checkout), folder, Path(data) / name)
-            times[name].append(took)
-    for name, _ in runs:
-        print(f"CLI classify {len(labels[name])} articles [{name}]: "
-              + ", ".join(f"{t:.2f}" for t in times[name]) + f" s (best {min(times[name]):.2f})")
-    if args.anchor:
-        pairs = list(zip(labels["new"], labels["anchor"]))
-        given = [(a, b) for a, b in pairs if a != "-"]
-        print(f"labels identical on {sum(a == b for a, b in given)}/{len(given)} articles the new model labels; "
-              f"{len(pairs) - len(given)} refused as out of domain (low confidence)")
+    from xnews_gui.core.extract import extract
+    from xnews_gui.core.profile import Profile
+
+    profile = Profile.from_dict(json.loads((REPO / "benchmarks" / "newsim_profile.json").read_text()))
+    site = newsim.Site(articles=n)
+    texts = []
+    for a in site.articles:
+        art = extract(site.render(a.path)[2], "http://127.0.0.1:8000" + a.path, profile)
+        texts.append("\n".join(filter(None, (art.title, art.summary, art.body_text))))
+    return texts
+
+
+def _resident_mb() -> float:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
+def measure(checkout: str, texts_file: str) -> dict:
+    """In this (fresh) process: the checkout's model load and predictions (run as ``--child``)."""
+    sys.path.insert(0, checkout)
 
     from xnews_gui.classify.model import TopicClassifier
 
-    start = time.perf_counter()
-    model = TopicClassifier.load(bundled_model(REPO))
-    print(f"in process: model load {time.perf_counter() - start:.3f} s")
-    texts = [p.read_text(encoding="utf-16") for p in sorted(sample.glob("*/*/*.txt"))]
-    model.predict_many(texts[:64])
-    for batch in (64, 1):
-        best_wall = best_cpu = float("inf")
-        for _ in range(3):
-            wall, cpu = time.perf_counter(), time.process_time()
-            for i in range(0, len(texts), batch):
-                model.predict_many(texts[i:i + batch])
-            best_wall = min(best_wall, (time.perf_counter() - wall) * 1000 / len(texts))
-            best_cpu = min(best_cpu, (time.process_time() - cpu) * 1000 / len(texts))
-        print(f"predict_many, batches of {batch:>2}: {best_wall:.2f} ms/article wall, {best_cpu:.2f} ms CPU "
-              f"({len(texts)} articles, {sum(map(len, texts)) // len(texts)} characters each on average)")
+    sets = json.loads(Path(texts_file).read_text(encoding="utf-8"))
+    before, cpu = _resident_mb(), time.process_time()
+    model = TopicClassifier.load(bundled_model(Path(checkout)))
+    out = {"load_ms": (time.process_time() - cpu) * 1000, "load_mb": _resident_mb() - before}
+
+    def per_article(texts, batch):
+        cpu = time.process_time()
+        answers = [p for i in range(0, len(texts), batch) for p in model.predict_many(texts[i:i + batch])]
+        return (time.process_time() - cpu) * 1000 / len(texts), answers
+
+    for name, texts in sets.items():
+        out[f"{name}_first"], answers = per_article(texts, 64)
+        out[f"{name}_later"] = min(per_article(texts, 64)[0] for _ in range(3))
+        out[f"{name}_answers"] = [(p.label, p.confidence, p.reason) for p in answers]
+    out["vntc_one_at_a_time"] = min(per_article(sets["vntc"], 1)[0] for _ in range(2))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(REPO.parent / "shared" / "data"))
+    parser.add_argument("--anchor", help="another checkout measured side by side")
+    parser.add_argument("--no-cli", action="store_true", help="skip part 1 (the CLI classify runs)")
+    parser.add_argument("--child", nargs=2, metavar=("CHECKOUT", "TEXTS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(*args.child)))
+        return 0
+    sample = Path(args.data) / "vntc" / "sample"
+    if not sample.is_dir():
+        raise SystemExit(f"VNTC sample not found at {sample}")
+    runs = [("new", REPO)] + ([("anchor", Path(args.anchor).resolve())] if args.anchor else [])
+    order = runs + runs[::-1] + runs + runs[::-1] if args.anchor else runs * 3
+
+    if not args.no_cli:
+        times: dict[str, list[float]] = {name: [] for name, _ in runs}
+        labels: dict[str, list[str]] = {}
+        with tempfile.TemporaryDirectory() as data:
+            for name, checkout in order:
+                took, labels[name] = cli_run(checkout, bundled_model(checkout), sample / "Test_Full",
+                                             Path(data) / name)
+                times[name].append(took)
+        for name, _ in runs:
+            print(f"CLI classify {len(labels[name])} articles [{name}]: "
+                  + ", ".join(f"{t:.2f}" for t in times[name]) + f" s (best {min(times[name]):.2f})")
+        if args.anchor:
+            pairs = list(zip(labels["new"], labels["anchor"]))
+            print(f"CLI labels identical on {sum(a == b for a, b in pairs)}/{len(pairs)} articles")
+
+    vntc = [p.read_text(encoding="utf-16") for p in sorted(sample.glob("*/*/*.txt"))]
+    results: dict[str, list[dict]] = {name: [] for name, _ in runs}
+    with tempfile.TemporaryDirectory() as tmp:
+        texts_file = Path(tmp) / "texts.json"
+        texts_file.write_text(json.dumps({"vntc": vntc, "simulator": simulator_texts(len(vntc))}), encoding="utf-8")
+        for name, checkout in order[:4] if args.anchor else runs:
+            out = subprocess.run([sys.executable, __file__, "--child", str(checkout), str(texts_file)],
+                                 capture_output=True, text=True, check=True)
+            results[name].append(json.loads(out.stdout))
+    rows = [("model load, ms CPU", "load_ms"), ("model load, MB resident", "load_mb"),
+            ("VNTC, batches of 64, first pass, ms/article", "vntc_first"),
+            ("VNTC, batches of 64, later passes, ms/article", "vntc_later"),
+            ("simulator, batches of 64, first pass, ms/article", "simulator_first"),
+            ("simulator, batches of 64, later passes, ms/article", "simulator_later"),
+            ("VNTC, one at a time, ms/article", "vntc_one_at_a_time")]
+    for title, key in rows:
+        print(f"{title:52s} " + "   ".join(f"{name} " + "/".join(f"{r[key]:.2f}" for r in results[name])
+                                            for name, _ in runs))
+    print(f"({len(vntc)} VNTC articles of {sum(map(len, vntc)) // len(vntc)} characters on average)")
+    if args.anchor:
+        for name in ("vntc", "simulator"):
+            new, old = results["new"][0][f"{name}_answers"], results["anchor"][0][f"{name}_answers"]
+            same = sum((a[0], a[2]) == (b[0], b[2]) for a, b in zip(new, old))
+            worst = max(abs(a[1] - b[1]) for a, b in zip(new, old))
+            print(f"{name}: labels and reasons identical on {same}/{len(new)}, confidences within {worst:.1e}")
     return 0
 
 

@@ -175,10 +175,11 @@ def test_the_word_segmented_path_too(model):
 @pytest.mark.parametrize("bitset", [True, False])
 def test_code_ranks_are_positions_in_the_sorted_codes(bitset, monkeypatch):
     if not bitset:
-        monkeypatch.setattr(code_table, "MAX_BITSET", 0)  # the searchsorted fallback of big domains
+        monkeypatch.setattr(code_table, "MAX_DOMAIN", 0)  # the searchsorted fallback of big domains
     rng = np.random.default_rng(7)
-    domain = 300_007
-    codes = np.unique(np.r_[0, rng.integers(0, domain, 5000), domain - 1])
+    domain = 3_000_007
+    # scattered codes, and full words (a run of 64 * 4096: level one full too)
+    codes = np.unique(np.r_[0, rng.integers(0, domain, 5000), np.arange(6400, 6400 + 64 * 4096 + 5), domain - 1])
     ranks = code_table.CodeRanks(codes, domain)
     queries = np.r_[rng.integers(0, domain, 20000), codes, 0, domain - 1, 63, 64, 65]
     expected = np.full(queries.size, -1)

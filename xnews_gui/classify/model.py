@@ -75,9 +75,10 @@ class TopicClassifier:
         self.terms = list(terms)
         self._build_lookup()
         self.idf = np.asarray(idf, dtype=np.float32)
-        self.coef = np.asarray(coef, dtype=np.float32)
+        # features x classes, contiguous (a term's weights are one row); coef is its transpose (a view)
+        self._weights = np.ascontiguousarray(np.asarray(coef, dtype=np.float32).T)
+        self.coef = self._weights.T
         self.intercept = np.asarray(intercept, dtype=np.float32)
-        self._weights = np.ascontiguousarray(self.coef.T, dtype=np.float64)  # features x classes
         self.features = {"bigrams": True, "segment": False, "sublinear_tf": True, "norm": "l2", **features}
         self.floor = float(floor)
         self.card = dict(card or {})
@@ -225,7 +226,8 @@ class TopicClassifier:
             # each document's sum of its terms' rows of weights (pairwise summation: to ~1e-16 the
             # sequential sums of scikit-learn's sparse product, whatever documents share the chunk)
             starts = np.flatnonzero(np.r_[True, row_ids[1:] != row_ids[:-1]])
-            decision[row_ids[starts]] = np.add.reduceat(self._weights[col_ids] * values[:, None], starts, axis=0)
+            decision[row_ids[starts]] = np.add.reduceat(self._weights[col_ids].astype(np.float64) * values[:, None],
+                                                         starts, axis=0)
         decision += self.intercept
         if decision.shape[1] == 1:  # two labels: scikit-learn's logistic, not a softmax
             positive = 1.0 / (1.0 + np.exp(-decision[:, 0]))
