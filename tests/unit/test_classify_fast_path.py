@@ -23,7 +23,7 @@ from xnews_gui.classify import TopicClassifier, code_table, syllable_ids
 from xnews_gui.classify.domain import out_of_domain
 from xnews_gui.core.extract import extract
 from xnews_gui.core.profile import Profile
-from xnews_gui.core.text import fold, phrases, segmented_phrases, tokens
+from xnews_gui.core.text import fold, phrases, segmented_phrases, token_phrases, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 VNTC = ROOT / ".." / "shared" / "data" / "vntc" / "sample" / "Test_Full"
@@ -120,11 +120,30 @@ def test_edge_cases_of_tokenisation_and_language(model):
 
 
 def test_random_text_from_tricky_characters(model):
-    rng = random.Random(11)
+    assert_same(model, tricky_texts(300, 11))
+
+
+def tricky_texts(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
     alphabet = list("aàáảãạăắằêếệoóòôổơờuúùưừyýđĐðÐiíìHOÀQUYGI ΣσςİI\u0301\u0300\u0323\u0303\u2000\u00a0"
                     "\u3000\t\r\n\x00\x1c.,;:!?'\"-_/()0123456789%") + ["hoà", "thúy", "Việt", "nam", "giá", " "] * 3
-    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(300)]
-    assert_same(model, texts)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(n)]
+
+
+def test_raw_tokens_folded_one_at_a_time_give_the_phrases():
+    """What the id stream is built from, in strings: ``phrases`` of the text, token by token."""
+    for text in EDGE_CASES + tricky_texts(300, 5):
+        rebuilt = []
+        for line in text.split("\n"):
+            phrase: list[str] = []
+            for token in line.split():
+                first, *rest = token_phrases(fold(token))
+                phrase += first
+                for words in rest:
+                    rebuilt.append(phrase)
+                    phrase = list(words)
+            rebuilt.append(phrase)
+        assert [p for p in rebuilt if p] == phrases(text)
 
 
 def test_folding_never_makes_removes_or_composes_across_whitespace():
