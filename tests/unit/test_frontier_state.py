@@ -197,3 +197,28 @@ def test_disk_queue_resumes_from_disk_in_order(tmp_path):
     assert order == [in_flight.url] + [f"http://x/{i}" for i in range(5, 10)] + ["http://x/new"]
     assert queue.pop() is None
     state.close()
+
+
+def test_disk_queue_refill_while_a_page_is_done_but_not_yet_out_of_flight(tmp_path):
+    """The engine marks a page done in the crawl state, then tells the scheduler; a refill in between
+    (another thread popping) must not count that row as still queued and forget one on disk."""
+    from xnews_gui.crawl.frontier import make_scheduler
+
+    state = CrawlState(tmp_path / "s.sqlite3")
+    state.begin()
+    queue = make_scheduler("bfs", lambda r, k: state.claim(r, k) == NEW, store=state, window=4)
+    urls = [f"http://x/{n}" for n in range(9)]
+    for url in urls:
+        assert queue.push(Request(url, "article", 1))
+    popped = [queue.pop().url for _ in range(4)]  # in flight; the window is empty now
+    for url in popped[1:]:
+        state.done(url)
+        queue.page_done(url)
+    state.done(popped[0])  # done in the state, the scheduler not told yet
+    while (req := queue.pop()) is not None:  # refills happen here
+        popped.append(req.url)
+        state.done(req.url)
+        queue.page_done(req.url)
+    queue.page_done(popped[0])
+    assert sorted(popped) == sorted(urls) and state.queued_count() == 0
+    state.close()

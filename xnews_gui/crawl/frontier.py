@@ -276,9 +276,9 @@ class DiskQueue(Scheduler):
     seeded random key) and best-first (highest score); ties in discovery order, as the
     in-memory schedulers. ``store`` is the crawl state: ``claim(request, key) -> bool`` writes
     the row with its key, ``queued(limit) -> [(key, seq, request)]`` reads the queued rows in
-    key order, ``queued_count()`` and ``max_seq()``. Invariant: every queued request is in
-    the window, in flight (popped, not yet settled) or on disk only, and every key in the
-    window sorts before every key on disk only.
+    key order, ``queued_count()``, ``queued_among(urls)`` and ``max_seq()``. Invariant: every
+    queued request is in the window, in flight (popped, not yet settled) or on disk only, and
+    every key in the window sorts before every key on disk only.
     """
 
     def __init__(self, store, order: str = "bfs", claim=None, *, window: int = 256, seed: int | None = None):
@@ -345,7 +345,10 @@ class DiskQueue(Scheduler):
         rows = self._store.queued(self._window + len(self._in_flight))
         loaded = [(k, q, next(self._tie), r) for k, q, r in rows if r.url not in self._in_flight][:self._window]
         self._mem = loaded
-        self._disk_only = max(0, self._store.queued_count() - len(self._in_flight) - len(loaded))
+        # a page is marked done in the store before the scheduler hears of it (page_done): count only
+        # the requests in flight whose rows are still queued, or a row left on disk is never popped
+        in_flight = self._store.queued_among(self._in_flight) if self._in_flight else 0
+        self._disk_only = max(0, self._store.queued_count() - in_flight - len(loaded))
         self._bound = loaded[-1][:2] if loaded and self._disk_only else None
 
     def page_done(self, url: str) -> None:

@@ -153,6 +153,18 @@ class CrawlState:
             return self._db.execute("SELECT COUNT(*) FROM url WHERE pass = ? AND state = ?",
                                     (self.pass_no, QUEUED)).fetchone()[0]
 
+    def queued_among(self, urls) -> int:
+        """How many of these URLs are still queued in this pass."""
+        urls = list(urls)
+        count = 0
+        with self._lock:
+            for i in range(0, len(urls), 500):
+                part = urls[i:i + 500]
+                count += self._db.execute(
+                    f"SELECT COUNT(*) FROM url WHERE pass = ? AND state = ? AND url IN ({','.join('?' * len(part))})",
+                    (self.pass_no, QUEUED, *part)).fetchone()[0]
+        return count
+
     def max_seq(self) -> int:
         with self._lock:
             return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM url").fetchone()[0]
