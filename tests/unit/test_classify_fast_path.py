@@ -206,3 +206,14 @@ def test_code_ranks_are_positions_in_the_sorted_codes(bitset, monkeypatch):
     expected[found] = np.searchsorted(codes, queries[found])
     assert ranks.rank(queries).tolist() == expected.tolist()
     assert code_table.CodeRanks(np.zeros(0, dtype=np.int64), 1000).rank(np.arange(10)).tolist() == [-1] * 10
+
+
+def test_a_saved_model_is_written_as_before(model, tmp_path):
+    """The weights are kept transposed in memory; the file still holds coef (classes x features) in C order."""
+    path = model.save(tmp_path / "topic.npz")
+    with np.load(path, allow_pickle=False) as saved:
+        coef = saved["coef"]
+        assert coef.flags.c_contiguous and coef.shape == (len(model.labels), len(model.terms))
+        np.testing.assert_array_equal(coef, model.coef)
+    again = TopicClassifier.load(path)
+    assert again.predict_many(EDGE_CASES) == model.predict_many(EDGE_CASES)

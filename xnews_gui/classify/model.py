@@ -242,7 +242,7 @@ class TopicClassifier:
         path = Path(path)
         meta = {"format": FORMAT, "format_version": FORMAT_VERSION, "labels": self.labels,
                 "features": self.features, "floor": self.floor, "card": self.card}
-        arrays = {"terms": model_file.terms_array(self.terms), "idf": self.idf, "coef": self.coef,
+        arrays = {"terms": model_file.terms_array(self.terms), "idf": self.idf, "coef": np.ascontiguousarray(self.coef),
                   "intercept": self.intercept, "train_keys": np.asarray(self.train_keys, dtype=np.uint64)}
         model_file.write_model(path, arrays, meta)
         card_path(path).write_text(json.dumps(self.card, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
