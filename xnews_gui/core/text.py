@@ -280,13 +280,14 @@ def _has_c1(data: bytes) -> bool:
     return at >= 0 and _C1_UTF8.search(data, at) is not None  # many: the regular expression takes the rest
 
 
-def strip_control_chars_html_utf8(html: str) -> tuple[str, bytes]:
+def strip_control_chars_html_utf8(html: str, utf8: bytes | None = None) -> tuple[str, bytes]:
     """(``strip_control_chars_html(html)``, its UTF-8 bytes), for a parser that is given bytes.
+    ``utf8``: ``html``'s UTF-8 when the caller has it already (the fetched page), not encoded again.
 
     The check runs on the UTF-8 bytes with memchr-speed searches (the regular expression costs
     ~50 instructions per character); only a page that holds a control character takes it."""
     try:
-        data = html.encode("utf-8")
+        data = html.encode("utf-8") if utf8 is None else utf8
     except UnicodeEncodeError:  # a lone surrogate
         data = b""
     if not data or any(byte in data for byte in _C0_BYTES) \

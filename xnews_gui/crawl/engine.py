@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..core.encoding import decode_html
+from ..core.encoding import decode_html_utf8
 from ..core.profile import FIELDS, Profile
 from .control import RunControl
 from .cookies import looks_like_login
@@ -202,7 +202,7 @@ class Crawler(RunControl, Workers):
 
     def _handle(self, req: Request, result: FetchResult) -> bool:
         """Parse one fetched page; True when it is handed over (to the pipeline or a job)."""
-        text, encoding = decode_html(result.body, result.content_type)
+        text, encoding, utf8 = decode_html_utf8(result.body, result.content_type)
         item = PageItem(req, result.url, result.status, result.content_type, encoding,
                         self._save_raw(result.url, result.body))
         result.body = b""  # not needed any more: nothing queued holds a page body
@@ -215,7 +215,7 @@ class Crawler(RunControl, Workers):
                     self._dead_start(result.url, text)
                 self.queuer.push_links(req, *links)
         else:
-            article = self.parser.article_page(text, result.url)
+            article = self.parser.article_page(text, result.url, utf8)
             if not article.ok and self._login_check(text, result.url):  # no evidence against the rules
                 self._page_finished(item, ok=False)  # failed: the next pass asks again (after a login)
                 self.pipeline.failure(result.url, "the site answered with a login form")

@@ -75,8 +75,9 @@ class PageParser:
             return self.keywords(text)
         return 1.0
 
-    def article_page(self, text: str, url: str):
-        article = extract(text, url, self.profile)
+    def article_page(self, text: str, url: str, utf8: bytes | None = None):
+        """``utf8``: the page's bytes when they are exactly ``text``'s UTF-8 (``decode_html_utf8``)."""
+        article = extract(text, url, self.profile, utf8=utf8)
         if not article.ok and self.profile.render is not None:
             article = self.rendered(text, url) or article
         if article.ok:
