@@ -181,3 +181,13 @@ def test_the_vocabulary_path_and_the_definition_give_the_same_signatures(monkeyp
     monkeypatch.setattr(vocabulary, "LIMIT", len(vocabulary))
     assert _same_as_reference(vntc("Vi tinh", 1)[0] + " " + texts[2])
     assert len(vocabulary) == vocabulary.LIMIT
+
+
+def test_the_token_cache_keeps_only_short_tokens_and_stays_bounded(monkeypatch):
+    vocabulary = neardup._Vocabulary()
+    monkeypatch.setattr(neardup, "_VOCABULARY", vocabulary)
+    monkeypatch.setattr(vocabulary.tokens, "LIMIT", 40)
+    junk = " ".join(["mã" + "x" * 80 + str(i) for i in range(30)])  # one long token each
+    text = junk + " " + vntc("The gioi", 1)[0]  # the junk first: it would take the room
+    assert _same_as_reference(text) and _same_as_reference(text)
+    assert len(vocabulary.tokens) == 40 and max(map(len, vocabulary.tokens)) <= 64

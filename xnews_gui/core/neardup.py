@@ -124,7 +124,7 @@ class _TokenIds(dict):
     """whitespace-free token of ``fold``-ed text -> its words' ids in ``vocabulary``, packed int32; -1
     when a word has none or the token is not its own fold (that text takes the definition's path)."""
 
-    LIMIT = 50_000  # tokens kept (~6 MiB); others are looked up each time
+    LIMIT = 50_000  # tokens of up to 64 characters kept (~6 MiB); others are looked up each time
 
     def __init__(self, vocabulary: _Vocabulary):
         super().__init__()
@@ -135,7 +135,7 @@ class _TokenIds(dict):
             value = np.array(list(map(self.vocabulary.__getitem__, words(token))), dtype=np.int32).tobytes()
         else:
             value = np.int32(-1).tobytes()
-        if len(self) < self.LIMIT:
+        if len(self) < self.LIMIT and len(token) <= 64:  # a page's junk must not fill memory
             self[token] = value
         return value
 
