@@ -222,3 +222,30 @@ def test_disk_queue_refill_while_a_page_is_done_but_not_yet_out_of_flight(tmp_pa
     queue.page_done(popped[0])
     assert sorted(popped) == sorted(urls) and state.queued_count() == 0
     state.close()
+
+
+def test_a_commit_from_another_thread_never_splits_a_list_pages_links(tmp_path):
+    import sqlite3
+    import threading
+
+    state = CrawlState(tmp_path / "s.sqlite3")
+    state.begin()
+    inside, committed = threading.Event(), threading.Event()
+
+    def commit_elsewhere():  # the run loop's periodic commit
+        inside.wait(5)
+        state.commit()
+        committed.set()
+
+    other = threading.Thread(target=commit_elsewhere)
+    other.start()
+    with state.together():  # as the queuer claims one list page's links
+        assert state.claim(Request("http://x/a1", "article", 1)) == NEW
+        inside.set()
+        assert not committed.wait(0.3)  # the commit waits for the block
+        assert state.claim(Request("http://x/a2", "article", 1)) == NEW
+    other.join(5)
+    assert committed.is_set()
+    seen = sqlite3.connect(tmp_path / "s.sqlite3").execute("SELECT url FROM url ORDER BY url").fetchall()
+    assert seen == [("http://x/a1",), ("http://x/a2",)]
+    state.close()

@@ -64,7 +64,7 @@ class Queuer:
         new = known = dropped = 0
         depth = req.depth + 1
         warnings = []
-        with c._cond:
+        with c._cond, c.state.together():  # all of a page's links or none survive a kill
             for link, anchor in articles:
                 if link in stored:
                     known += 1

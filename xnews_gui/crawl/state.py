@@ -17,6 +17,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from .frontier import Request
@@ -230,6 +231,13 @@ class CrawlState:
             self._bump()
 
     # --- transactions -----------------------------------------------------------
+    @contextmanager
+    def together(self):
+        """Writes made in the block are committed together (a commit from another thread waits):
+        a list page's links all or none, so a crawl killed and resumed never has half of them."""
+        with self._lock:
+            yield
+
     def commit(self) -> None:
         with self._lock:
             if self._db.in_transaction:
