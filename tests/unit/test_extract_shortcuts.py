@@ -5,7 +5,7 @@ from html import escape
 import lxml.html
 import pytest
 
-from xnews_gui.core import extract
+from xnews_gui.core import html_text
 from xnews_gui.core.sanitize import _clean, sanitize_html
 from xnews_gui.core.verify import _shares
 
@@ -53,7 +53,7 @@ def test_page_checked_and_parsed_as_utf8_bytes_is_the_page_parsed_as_text(page):
     text, data = strip_control_chars_html_utf8(page)
     assert text == strip_control_chars_html(page)
     assert data == text.encode("utf-8")
-    ours = extract._parse_page(text, data, BASE)
+    ours = html_text.parse_page(text, data, BASE)
     assert lxml.html.tostring(ours) == lxml.html.tostring(parse_html(text, BASE))
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import re
 from html import escape
 from dataclasses import asdict, dataclass, field
 
@@ -13,9 +12,10 @@ from lxml import etree
 
 from .dates import parse_date
 from .profile import FIELDS, Profile
-from .rules import _XML_DECL, Rule, RuleError, element_text, normalize_space, parse_html
+from .rules import Rule, RuleError, element_text, normalize_space
 from .maintext import main_text_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
+from .html_text import fragment_text, holds, html_to_text, parse_fragment, parse_page
 from .text import strip_control_chars_html_utf8
 from .urls import absolute, is_allowed_scheme
 
@@ -74,7 +74,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         text = html
     # a raw \x01 (or &#1;) in a title breaks every XML export downstream
     text, data = strip_control_chars_html_utf8(text, utf8 if text is html else None)
-    doc = _parse_page(text, data, url)
+    doc = parse_page(text, data, url)
     article = Article(url=url)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
     # removed byline can still be the author
@@ -104,30 +104,6 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     if article.date:
         article.date = parse_date(article.date) or ""  # ISO or nothing: never the page's raw text
     return article
-
-
-def _utf8_html_parser():
-    """lxml.html's parser for UTF-8 bytes, with the element classes chosen in C: lxml.html's own
-    lookup is a Python call for every element that Python touches (its form-field classes add
-    only form helpers that extraction never uses)."""
-    parser = etree.HTMLParser(encoding="utf-8")
-    parser.set_element_class_lookup(etree.ElementDefaultClassLookup(
-        element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
-        pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
-    return parser
-
-
-_UTF8_HTML = _utf8_html_parser()
-
-
-def _parse_page(text: str, data: bytes, url: str):
-    """``parse_html(text, url)``, given the UTF-8 bytes that lxml would otherwise make of the text."""
-    if not data or text.isspace() or _XML_DECL.match(text):
-        return parse_html(text, url)
-    try:
-        return lxml.html.document_fromstring(data, parser=_UTF8_HTML, base_url=url)
-    except (etree.ParserError, ValueError):
-        return parse_html(text, url)
 
 
 def _first_plausible(article, name, rules, doc, text, url, remove, expect, anchor_value):
@@ -172,13 +148,13 @@ def _set(article, name, candidate) -> None:
 
 def _body_fallback(article, text, url, expect, value, problems):
     html = sanitize_html(main_text_html(text, url), url)
-    root = _fragment(html)
+    root = parse_fragment(html)
     if root is None:
         return value, problems
     if _drop_headline([root], article.title) | _drop_link_lists([root]):
         html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
-    body_text = _element_to_text(root)
+    body_text = fragment_text(root)
     new_problems = expect.problems(body_text) if expect else []
     better = body_text and (not value or not new_problems or len(body_text) > 2 * len(value))
     if not better:
@@ -239,76 +215,10 @@ def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int 
             html = _drop_in_fragment(html, remove)
         body_html = sanitize_html(html, url)
     # the sanitised HTML is parsed once for both its text and its images
-    root = _fragment(body_html)
+    root = parse_fragment(body_html)
     if root is None:
         return body_html, html_to_text(body_html), image_urls(body_html)
-    return body_html, _element_to_text(root), element_image_urls(root)
-
-
-_BLOCKS = {"p", "div", "li", "h2", "h3", "h4", "h5", "h6", "blockquote", "figcaption", "tr", "pre", "br", "figure"}
-
-
-def html_to_text(html: str) -> str:
-    """Plain text with one paragraph per line."""
-    if not html:
-        return ""
-    try:
-        root = lxml.html.fragment_fromstring(html, create_parent="div")
-    except (etree.ParserError, ValueError):
-        return normalize_space(re.sub(r"<[^>]+>", " ", html))
-    return _element_to_text(root)
-
-
-def _fragment(html: str):
-    """``lxml.html.fragment_fromstring(html, create_parent="div")`` (None where it fails), parsed from
-    the UTF-8 bytes, the parsed <body> itself becoming the <div> (no move into a new document)."""
-    if not html:
-        return None
-    if "<html" not in html and "<body" not in html and "<!" not in html and "<?" not in html:
-        try:
-            doc = etree.fromstring(b"<html><body>" + html.encode("utf-8") + b"</body></html>", _UTF8_HTML)
-        except (etree.ParserError, ValueError):  # UnicodeEncodeError too: a lone surrogate
-            doc = None
-        if doc is not None and doc.tag == "html" and len(doc) == 1 and doc[0].tag == "body":
-            root = doc[0]
-            root.tag = "div"
-            if root.text is not None and not root.text.strip():  # as fragment_fromstring: no blank lead
-                root.text = None
-            return root
-    try:
-        return lxml.html.fragment_fromstring(html, create_parent="div")
-    except (etree.ParserError, ValueError):
-        return None
-
-
-def _element_to_text(root) -> str:
-    """``html_to_text`` on a parsed fragment (captions may be dropped from it).
-
-    Image captions stay in the HTML, beside their images, but are not running
-    text - unless they are most of the text (a photo story).
-    """
-    if _holds(root, "figcaption"):
-        captions = list(root.iter("figcaption"))
-        if 2 * sum(len(c.text_content()) for c in captions) < len(root.text_content()):
-            for caption in captions:
-                caption.drop_tree()
-    # root.text_content() with a line break at the start and end of each block (none after a <br>'s
-    # start, none at the root's end), read in one walk instead of writing them into the tree
-    parts: list[str] = []
-    add = parts.append
-    blocks = _BLOCKS
-    for event, el in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
-        if event == "start":
-            if el.tag in blocks and el.tag != "br":
-                add("\n")
-            if el.text:
-                add(el.text)
-        elif el is not root:
-            if event == "end" and el.tag in blocks:
-                add("\n")
-            if el.tail:
-                add(el.tail)
-    return "\n".join(filter(None, map(normalize_space, "".join(parts).split("\n"))))
+    return body_html, fragment_text(root), element_image_urls(root)
 
 
 _TEXT_WITH = etree.XPath("descendant::text()[contains(., $w)]")
@@ -356,7 +266,7 @@ def _drop_link_lists(roots) -> bool:
     dropped = False
     for root in roots:
         whole = None  # the body's text length, measured once a list is found
-        stack = [el for el in root if isinstance(el.tag, str) and _holds(el, "a")]
+        stack = [el for el in root if isinstance(el.tag, str) and holds(el, "a")]
         while stack:
             el = stack.pop()
             if el.tag in _LIST_BLOCKS:
@@ -369,15 +279,8 @@ def _drop_link_lists(roots) -> bool:
                             el.drop_tree()
                             dropped = True
                             continue
-            stack.extend(c for c in el if isinstance(c.tag, str) and _holds(c, "a"))
+            stack.extend(c for c in el if isinstance(c.tag, str) and holds(c, "a"))
     return dropped
-
-
-def _holds(el, tag: str) -> bool:
-    """``el.find(".//" + tag) is not None``, without ElementPath's Python machinery."""
-    for _ in el.iterdescendants(tag):
-        return True
-    return False
 
 
 def _copy(el):
