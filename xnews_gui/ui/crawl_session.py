@@ -67,6 +67,9 @@ class CrawlSession(QObject):
         self._process: QProcess | None = None  # the crawl's child process (profiles not marked "render")
         self._output = b""  # a line of the child's output not complete yet
         self._ended: tuple[str, object] | None = None  # the child's last word: ("done", summary) | ("failed", msg)
+        # the last run's QProcess, deleted when the next run starts: deleting a QProcess from its own
+        # finished handler (even with deleteLater) can crash PySide while the signal is still delivered
+        self._finished_process: QProcess | None = None
 
     @property
     def name(self) -> str:
@@ -137,6 +140,9 @@ class CrawlSession(QObject):
 
     # --- the child process --------------------------------------------------------------
     def _start_process(self) -> None:
+        if self._finished_process is not None:
+            self._finished_process.deleteLater()
+            self._finished_process = None
         program, args, env = child_command()
         environment = QProcessEnvironment.systemEnvironment()
         for key, value in env.items():
@@ -183,9 +189,7 @@ class CrawlSession(QObject):
     def _process_finished(self, exit_code: int, _status=None) -> None:
         self._read_errors()
         self._read_output()
-        process, ended, self._process = self._process, self._ended, None
-        if process is not None:
-            process.deleteLater()
+        self._finished_process, ended, self._process = self._process, self._ended, None
         if ended is not None and ended[0] == "done" and isinstance(ended[1], dict):
             self._done(ended[1])
         elif ended is not None and ended[0] == "failed":
