@@ -2,7 +2,7 @@
 
 import sys
 
-from xnews_gui.cli import main
+from xnews_gui.cli import program
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(program())

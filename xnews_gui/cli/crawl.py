@@ -84,6 +84,7 @@ def cmd_crawl(args) -> int:
 
             summary, interrupted = run_with_render_pool(args.render_pages, make, on_interrupt=stopping)
         else:
+            args.leave_at_once = True  # when done, everything is written and closed (see main.leave)
             handle = make_handle()
             summary, interrupted = run_in_thread(handle, on_interrupt=stopping)
     except CrawlBusy as exc:
