@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
+import zlib
+
 import pytest
 
 from .crawl_helpers import Site, html
@@ -49,3 +52,45 @@ def test_get_refuses_what_the_crawler_refuses():
         finally:
             fetcher.close()
     assert kinds == ["content_type", "too_large"]
+
+
+
+def _answer(status: int, headers: dict, body: bytes, ports: list):
+    def answer(h):
+        ports.append(h.client_address[1])
+        h.send_response(status)
+        for k, v in headers.items():
+            h.send_header(k, v)
+        if "Transfer-Encoding" in headers:  # chunked, in pieces smaller than a socket read
+            h.end_headers()
+            for i in range(0, len(body), 7000):
+                part = body[i:i + 7000]
+                h.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+            h.wfile.write(b"0\r\n\r\n")
+            return
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body)
+    return answer
+
+
+def test_bodies_arrive_whole_plain_compressed_or_chunked_on_one_kept_alive_connection():
+    page = ("<html><body>" + "".join(f"<p>Đoạn {i}: tin tức hôm nay</p>" for i in range(12000))
+            + "</body></html>").encode("utf-8")  # ~400 KB: more than any one socket read
+    small = "<html><body><h1>Tin nhỏ</h1></body></html>".encode("utf-8")
+    html_type = {"Content-Type": "text/html; charset=utf-8"}
+    ports: list[int] = []
+    sent = {"/plain": ({}, page), "/small": ({}, small), "/gzip": ({"Content-Encoding": "gzip"}, gzip.compress(page)),
+            "/deflate": ({"Content-Encoding": "deflate"}, zlib.compress(small)),
+            "/chunked": ({"Transfer-Encoding": "chunked"}, page)}
+    routes = {path: _answer(200, {**html_type, **headers}, body, ports) for path, (headers, body) in sent.items()}
+    with Site(routes) as site:
+        fetcher = Fetcher("XNews-test")
+        try:
+            for _ in range(2):
+                bodies = {path: fetcher.get(site.url + path).body for path in routes}
+                assert bodies == {"/plain": page, "/small": small, "/gzip": page, "/deflate": small,
+                                  "/chunked": page}
+        finally:
+            fetcher.close()
+    assert len(ports) == 10 and len(set(ports)) == 1  # one connection, kept alive: nothing read past a body

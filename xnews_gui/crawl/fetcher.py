@@ -241,7 +241,8 @@ class Fetcher:
         size = 0
         try:
             while True:
-                chunk = resp.read1(_CHUNK)
+                # a plain body is not "decoded": urllib3's decoded-body buffer would copy each chunk twice
+                chunk = resp.read1(_CHUNK, decode_content=encoded)
                 if not chunk:
                     break
                 size += len(chunk)

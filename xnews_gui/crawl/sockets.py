@@ -11,6 +11,7 @@ when a request goes out on it (``request``, public).
 
 from __future__ import annotations
 
+import http.client
 import socket
 import threading
 
@@ -83,6 +84,28 @@ def _shutdown(sock: socket.socket) -> None:
         pass
 
 
+RESPONSE_BUFFER = 128 * 1024  # http.client's default is 8 KiB: a page then takes two more syscalls
+
+
+class _Response(http.client.HTTPResponse):
+    """http.client's response, reading the socket in larger pieces: the headers' first read takes
+    the whole of a page that has arrived, not its first 8 KiB (each socket call is a trip through
+    the interpreter lock, which the parse thread is waiting for)."""
+
+    def __init__(self, sock, *args, **kwargs):
+        super().__init__(_BigBuffer(sock), *args, **kwargs)
+
+
+class _BigBuffer:
+    __slots__ = ("_sock",)
+
+    def __init__(self, sock):
+        self._sock = sock
+
+    def makefile(self, mode):
+        return self._sock.makefile(mode, buffering=RESPONSE_BUFFER)
+
+
 def pool_classes(in_flight: InFlight) -> dict:
     """urllib3 pool classes (``PoolManager.pool_classes_by_scheme``) whose connections report
     their sockets to ``in_flight``."""
@@ -124,10 +147,10 @@ def pool_classes(in_flight: InFlight) -> dict:
                 in_flight.sending()  # politeness counts the gap between requests from here
 
     class Conn(_Reporting, HTTPConnection):
-        pass
+        response_class = _Response
 
     class SConn(_Reporting, HTTPSConnection):
-        pass
+        response_class = _Response
 
     class Pool(HTTPConnectionPool):
         ConnectionCls = Conn
