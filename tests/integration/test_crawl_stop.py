@@ -123,3 +123,32 @@ def test_pause_cuts_a_hanging_request_and_resume_asks_again(tmp_path):
             assert result["errors"] == 0
         finally:
             silent.release.set()
+
+
+def test_the_page_limit_fetches_and_stores_that_many_pages(tmp_path):
+    """--max-pages N: N pages fetched and recorded; the pages in flight when the limit is reached
+    are not cut (they were, and a limit of 1 then gave no page at all)."""
+    articles = [f"/a{i}" for i in range(10)]
+
+    def slow_article(handler):
+        time.sleep(0.3)  # still in flight when another fetch thread sees the limit
+        title = handler.path.strip("/")
+        body = f"<html><body><h1 class='title'>Bài {title}</h1><div class='body'><p>Nội dung {title}.</p></div>"
+        data = (body + "</body></html>").encode("utf-8")
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html; charset=utf-8")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    links = "".join(f"<a class='art' href='{a}'>{a}</a>" for a in articles)
+    routes = {"/": (200, {"Content-Type": "text/html"}, f"<html><body>{links}</body></html>"),
+              **{a: slow_article for a in articles}}
+    with Site(routes) as site:
+        for limit in (1, 4):
+            sink = MemorySink()
+            summary = Crawler(make_profile(site.url + "/"), sink, state_dir=tmp_path / f"crawl{limit}",
+                              options=CrawlOptions(max_pages=limit, concurrency=4, fetch_images=False)).run()
+            assert summary["status"] == "limit" and summary["pages"] == limit
+            assert len(sink.pages) == limit and not any(p["error"] for p in sink.pages)
+            assert len(sink.articles) == limit - 1  # the list page, then its first articles

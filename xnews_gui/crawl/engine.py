@@ -142,7 +142,9 @@ class Crawler(RunControl, Workers):
                     self._halt("limit")
                 self._cut_paused_requests(now)
             self._join_threads()
+            self._stop.set()  # the page limit stops sitemap and feed reading once its pages are in
             self.queuer.join()
+            self._wait_for_the_pipeline()
         finally:
             self.pipeline.close()  # finishes what is queued (and flushes the sink), then ends
             status = self._status
@@ -170,6 +172,13 @@ class Crawler(RunControl, Workers):
         self.state.close()
         self._emit("finished", summary)
         return summary
+
+    def _wait_for_the_pipeline(self) -> None:
+        """After a stop or a limit, articles may still be in the pipeline: their page rows are queued
+        once they are stored, so the pipeline is closed only after that (or the rows were lost)."""
+        with self._cond:
+            while self._busy > 0:  # each article in the pipeline ends its page (_stored)
+                self._cond.wait(0.25)
 
     def _claim(self, req: Request, key: float = 0.0) -> bool:
         # called by the scheduler under self._cond

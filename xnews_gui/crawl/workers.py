@@ -82,8 +82,9 @@ class Workers:
                     self._cond.wait(0.25)
                     continue
                 if self.max_pages and self._started_pages >= self.max_pages:
-                    self._halted, self._status = True, "limit"
-                    self._stop.set()
+                    # no more pops; the pages in flight are fetched and stored (no stop: it would cut them)
+                    if not self._halted:
+                        self._halted, self._status = True, "limit"
                     self._cond.notify_all()
                     return None
                 req = self.scheduler.pop()
