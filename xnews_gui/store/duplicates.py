@@ -5,14 +5,17 @@
 Each article gets a MinHash signature of its body (``core/neardup.py``) and a group: the id of the
 first stored article telling the same story (its own id when there is none). New articles are
 compared with the most recent ``WINDOW`` signed articles (any profile), kept in memory per store and
-topped up incrementally, so grouping costs a few milliseconds per article. The crawl's sink calls it
-after each stored batch; reading ``dup_group`` gives "3 sources" and lets lists hide the repeats.
+topped up incrementally, so grouping costs a few milliseconds per article. The crawl's sink groups
+its articles as it inserts them (``grouping_as_stored``: the columns written with the row, no second
+write); reading ``dup_group`` gives "3 sources" and lets lists hide the repeats.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -20,6 +23,8 @@ from ..core import neardup
 
 WINDOW = 20_000  # signatures compared with (the most recent); ~10 MiB
 _BATCH = 500
+
+log = logging.getLogger(__name__)
 
 
 class _Index:
@@ -29,6 +34,10 @@ class _Index:
 
     def __init__(self):
         self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every signature (the next ``_load_signed`` reads the newest window back)."""
         self._ids = np.empty(0, dtype=np.int64)
         self._groups = np.empty(0, dtype=np.int64)
         self._sizes = np.empty(0, dtype=np.int64)
@@ -80,6 +89,16 @@ class _Index:
         self._end = end
         self._start = max(self._start, end - WINDOW)
 
+    def group(self, article_id: int, sig: tuple[np.ndarray, int] | None) -> tuple[bytes | None, int | None, int]:
+        """The next article (ids ascending): its (dup_sig, dup_size, dup_group) columns; it joins the window."""
+        self.loaded_to = max(self.loaded_to, article_id)
+        if sig is None:
+            return None, None, article_id
+        match = neardup.best_match(sig, self.sigs, self.sizes, self.fingerprints)
+        group = int(self.groups[match]) if match >= 0 else article_id
+        self.add_one(article_id, group, sig[1], sig[0])
+        return neardup.to_blob(sig[0]), sig[1], group
+
 
 _indexes: "weakref.WeakKeyDictionary[object, _Index]" = weakref.WeakKeyDictionary()
 _indexes_lock = threading.Lock()
@@ -99,30 +118,54 @@ class Duplicates:
     def group_duplicates(self, limit: int = 0) -> int:
         """Sign and group the articles that have no group yet, oldest first; how many were grouped."""
         index = _index_for(self)
-        done = 0
         with index.lock:
             self._load_signed(index)
-            while not limit or done < limit:
-                rows = self.db.execute_sql(
-                    "SELECT id, body_text FROM article WHERE dup_group IS NULL ORDER BY id LIMIT ?",
-                    (_BATCH if not limit else min(_BATCH, limit - done),)).fetchall()
-                if not rows:
-                    break
-                updates = []
-                for article_id, body in rows:
-                    sig = neardup.signature(body or "")
-                    if sig is None:
-                        updates.append((None, None, article_id, article_id))
-                        continue
-                    match = neardup.best_match(sig, index.sigs, index.sizes, index.fingerprints)
-                    group = int(index.groups[match]) if match >= 0 else article_id
-                    updates.append((neardup.to_blob(sig[0]), sig[1], group, article_id))
-                    index.add_one(article_id, group, sig[1], sig[0])
+            return self._group_waiting(index, limit)
+
+    @contextmanager
+    def grouping_as_stored(self):
+        """For a writer that stores new articles with their group (the crawl's sink): one write
+        transaction, in which the articles waiting for a group (stored another way) are grouped first.
+        Yields the index: ``index.group(article_id, signature) -> (dup_sig, dup_size, dup_group)`` for
+        each new article in id order, its columns inserted with it. When the block fails the index is
+        reset (it must not keep articles that were not stored); a caller that rolls back part of the
+        block calls ``index.reset()``. Yields None when grouping cannot run: store without a group,
+        ``group_duplicates`` groups them later."""
+        index = _index_for(self)
+        with index.lock:
+            try:
+                with self.writing():
+                    try:
+                        self._load_signed(index)
+                        self._group_waiting(index)
+                        usable = index
+                    except Exception:  # grouping is a convenience: never lose a crawl over it
+                        log.exception("grouping near-duplicates failed")
+                        index.reset()
+                        usable = None
+                    yield usable
+            except BaseException:
+                index.reset()
+                raise
+
+    def _group_waiting(self, index: _Index, limit: int = 0) -> int:
+        done = 0
+        while not limit or done < limit:
+            rows = self.db.execute_sql(
+                "SELECT id, body_text FROM article WHERE dup_group IS NULL ORDER BY id LIMIT ?",
+                (_BATCH if not limit else min(_BATCH, limit - done),)).fetchall()
+            if not rows:
+                break
+            try:
+                updates = [(*index.group(article_id, neardup.signature(body or "")), article_id)
+                           for article_id, body in rows]
                 with self.writing() as db:
                     db.connection().executemany(
                         "UPDATE article SET dup_sig = ?, dup_size = ?, dup_group = ? WHERE id = ?", updates)
-                index.loaded_to = max(index.loaded_to, rows[-1][0])
-                done += len(rows)
+            except BaseException:
+                index.reset()  # it may hold signatures that were not written
+                raise
+            done += len(rows)
         return done
 
     def _load_signed(self, index: _Index) -> None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import contextmanager
 
+from ..core import neardup
 from ..core.urls import canonical
 from . import repo
 from .models import utcnow
@@ -56,45 +58,65 @@ class StoreSink:
         return self.store.known_urls(urls)
 
     def write_batch(self, articles, pages=(), failures=(), images=()) -> list:
-        """One transaction: failures, image records, each article (article, category, confidence,
-        section_label) in its own savepoint, then the page-log rows. Returns per article its
-        (id, created) or the exception it raised; raises if the commit fails."""
+        """One transaction: failures, image records, the articles (article, category, confidence,
+        section_label) with their near-duplicate group, then the page-log rows. Returns per article
+        its (id, created) or the exception it raised; raises if the commit fails."""
         rows = [_page_row(*p) for p in pages]
         with self._lock:
             rows, self._pages = self._pages + rows, []
         if not getattr(self._tuned, "done", False):
             self._tuned.done = True
             self.store.db.execute_sql(f"PRAGMA cache_size = -{_WRITER_CACHE_KIB}")
+        articles = list(articles)
+        signatures = self._signatures(articles) if articles else None
         out: list = []
-        with self.store.writing():
+        grouped = True
+        with self.store.grouping_as_stored() if articles else _writing(self.store) as index:
             for url, reason in failures:
                 self.store.record_failure(self.profile, url, reason)
             if images:
                 self.store.db.cursor().executemany(_UPSERT_IMAGES, [_image_row(*image) for image in images])
-            out = self._store_many(list(articles))
+            if articles:
+                if signatures is None or index is None:
+                    index, signatures = None, [None] * len(articles)
+                out, grouped = self._store_many(articles, signatures, index)
             if rows:
                 self.store.db.cursor().executemany(_UPSERT_PAGES, rows)
-        if articles:
+        if not grouped:  # stored without their group: grouped now, as a separate step
             self.group_duplicates()
         return out
 
-    def _store_many(self, rows: list) -> list:
-        """Each row's (id, created): a few statements for the whole batch (each SQLite call lets
-        other threads take the GIL, and getting it back can take a switch interval); one at a
-        time, each in its own savepoint, when the batch statement fails."""
+    def _signatures(self, articles: list) -> list | None:
+        """Each article's near-duplicate signature (None for a skipped topic), taken before the
+        transaction; None when signing fails (the articles are grouped after the commit instead)."""
+        try:
+            return [None if category is not None and category in self.skip_categories
+                    else neardup.signature(article.body_text or "") for article, category, _, _ in articles]
+        except Exception:  # grouping is a convenience: never lose a crawl over it
+            log.exception("signing near-duplicates failed")
+            return None
+
+    def _store_many(self, rows: list, signatures: list, index) -> tuple[list, bool]:
+        """Each row's (id, created), and whether the new rows got their group: a few statements for
+        the whole batch (each SQLite call lets other threads take the GIL, and getting it back can
+        take a switch interval); one at a time, each in its own savepoint, when the batch fails."""
         try:
             with self.store.db.atomic("IMMEDIATE"):
-                return self._insert_many(rows)
+                return self._insert_many(rows, signatures, index), index is not None
         except Exception:
+            if index is not None:
+                index.reset()  # it was told of rows just rolled back
             out: list = []
             for article, category, confidence, section_label in rows:
                 try:
                     out.append(self._store_one(article, category, confidence, section_label))
                 except Exception as exc:  # its savepoint is rolled back; the others stand
                     out.append(exc)
-            return out
+            return out, False
 
-    def _insert_many(self, rows: list) -> list:
+    def _insert_many(self, rows: list, signatures: list, index) -> list:
+        """The batch's new articles get the ids SQLite would give them (one more than the largest,
+        in order): their group (its first article's id, or their own) is known before the INSERT."""
         db, out = self.store.db, [None] * len(rows)
         fresh: list[tuple[int, str, str]] = []  # (row, canonical url, content hash)
         for i, (article, category, _, _) in enumerate(rows):
@@ -108,35 +130,42 @@ class StoreSink:
         for k in range(0, len(hashes), 500):
             chunk = hashes[k:k + 500]
             known.update(db.execute_sql(same_text_sql(len(chunk)), [self.profile, *chunk]).fetchall())
-        values, taken, inserted_urls = [], set(), []
-        now = str(utcnow())
+        candidates, taken = [], set()
         for i, url, digest in fresh:
-            article, category, confidence, section_label = rows[i]
-            if article.body_text and (digest in known or digest in taken):
+            if rows[i][0].body_text and (digest in known or digest in taken):
                 continue  # the same text under another URL: answered below
-            if article.body_text:
+            if rows[i][0].body_text:
                 taken.add(digest)
-            inserted_urls.append(url)
-            values.append((self.profile, url, article.title, article.summary, article.image, article.body_html,
-                           article.body_text, article.author, article.date, now, digest, category, confidence,
-                           section_label, self.run_id))
-        ids: dict[str, int] = {}
+            candidates.append((i, url, digest))
+        existing: dict[str, int] = {}  # URLs stored before
+        urls = sorted({url for _, url, _ in candidates})
+        for k in range(0, len(urls), 500):
+            chunk = urls[k:k + 500]
+            existing.update(db.execute_sql(f"SELECT url, id FROM article WHERE url IN ({','.join('?' * len(chunk))})",
+                                           chunk).fetchall())
+        next_id = db.execute_sql("SELECT max(id) FROM article").fetchone()[0] or 0
+        values, ids, now = [], {}, str(utcnow())
+        for i, url, digest in candidates:
+            if url in existing or url in ids:
+                continue
+            article, category, confidence, section_label = rows[i]
+            next_id += 1
+            ids[url] = next_id
+            values.append((next_id, self.profile, url, article.title, article.summary, article.image,
+                           article.body_html, article.body_text, article.author, article.date, now,
+                           digest, category, confidence, section_label, self.run_id,
+                           *(index.group(next_id, signatures[i]) if index is not None else (None, None, None))))
         for k in range(0, len(values), _ROWS_PER_INSERT):
             chunk = values[k:k + _ROWS_PER_INSERT]
-            ids.update((url, rowid) for rowid, url in db.execute_sql(
-                "INSERT INTO article (profile, url, title, summary, image_url, body_html, body_text, author, "
-                "published, fetched_at, content_hash, category, confidence, section_label, run_id, read, starred) "
-                "VALUES " + ",".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)"] * len(chunk)) +
-                " ON CONFLICT(url) DO NOTHING RETURNING id, url", [x for row in chunk for x in row]).fetchall())
+            db.execute_sql(_INSERT_ARTICLES + ",".join([_ARTICLE_VALUES] * len(chunk)), [x for row in chunk for x in row])
         if taken:  # the first of a batch's same-text articles was just stored
             known.update((h, i) for h, i in db.execute_sql(same_text_sql(len(taken)), [self.profile, *taken]).fetchall()
                          if h not in known)
-        missing = [u for u in inserted_urls if u not in ids]  # URLs stored before
-        existing = dict(db.execute_sql(f"SELECT url, id FROM article WHERE url IN ({','.join('?' * len(missing))})",
-                                       missing).fetchall()) if missing else {}
+        existing.update(ids)
+        new = dict(ids)
         for i, url, digest in fresh:
-            if url in ids:
-                out[i] = (ids.pop(url), True)
+            if url in new:
+                out[i] = (new.pop(url), True)
             elif rows[i][0].body_text and digest in known:
                 out[i] = (known[digest], False)
             else:
@@ -198,6 +227,20 @@ def same_text_sql(n: int) -> str:
     profile, read through its body to reach content_hash, for every batch (quadratic over a crawl)."""
     return (f"SELECT content_hash, min(id) FROM article WHERE +profile = ? AND content_hash IN "
             f"({','.join('?' * n)}) GROUP BY content_hash")
+
+
+@contextmanager
+def _writing(store: Store):
+    """``Store.writing`` for a batch without articles (no index to hand out)."""
+    with store.writing():
+        yield None
+
+
+_INSERT_ARTICLES = (
+    "INSERT INTO article (id, profile, url, title, summary, image_url, body_html, body_text, author, published, "
+    "fetched_at, content_hash, category, confidence, section_label, run_id, dup_sig, dup_size, dup_group, "
+    "read, starred) VALUES ")
+_ARTICLE_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)"
 
 
 def _page_row(url, status, encoding="", content_type="", raw_path="", kind="", error="") -> tuple:
