@@ -1,4 +1,4 @@
-"""`main.py crawl` ends its process at once when the crawl is over (cli.main.leave): the
+"""`main.py crawl` ends its process at once when the crawl is over (services.exit_now): the
 interpreter's tear-down is skipped, and nothing a normal exit would have written is lost."""
 
 from __future__ import annotations
@@ -41,28 +41,42 @@ def test_a_crawl_process_ends_with_everything_written_and_closed(tmp_path, demo_
     assert f"{stored} new articles" in summary
 
 
+def test_main_called_by_another_program_leaves_its_process_alone(tmp_path, demo_profile):
+    """cli.main(argv) (tests, scripts) returns: the process is neither ended nor tuned."""
+    profile_file = tmp_path / "demo.json"
+    profile_file.write_text(demo_profile.to_json(), encoding="utf-8")
+    argv = ["--data-dir", str(tmp_path / "data"), "crawl", "--profile", str(profile_file), "--no-images", "--quiet",
+            "--max-articles", "3"]
+    proc = _python("import gc\n"
+                   "from xnews_gui.cli import main\n"
+                   f"code = main({argv!r})\n"
+                   "print('returned', code, gc.get_freeze_count())\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "returned 0 0"
+
+
 def _python(code: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), cwd=REPO,
                           timeout=60)
 
 
-def test_leave_runs_the_exit_handlers_and_flushes_the_output_first():
+def test_exit_now_runs_the_exit_handlers_and_flushes_the_output_first():
     proc = _python("import atexit, sys\n"
-                   "from xnews_gui.cli.main import leave\n"
+                   "from xnews_gui.services.exit_now import exit_now\n"
                    "atexit.register(lambda: print('handler ran'))\n"
                    "print('written', end=' ')\n"
                    "print('error line', file=sys.stderr)\n"
-                   "leave(3)\n"
+                   "exit_now(3)\n"
                    "print('not reached')\n")
     assert (proc.returncode, proc.stdout, proc.stderr) == (3, "written handler ran\n", "error line\n")
 
 
-def test_leave_waits_like_a_normal_exit_while_a_thread_is_still_working():
+def test_exit_now_waits_like_a_normal_exit_while_a_thread_is_still_working():
     proc = _python("import threading, time\n"
-                   "from xnews_gui.cli.main import leave\n"
+                   "from xnews_gui.services.exit_now import exit_now\n"
                    "t = threading.Thread(target=lambda: (time.sleep(0.3), print('thread done')))\n"
                    "t.start()\n"
-                   "leave(3)\n"
+                   "exit_now(3)\n"
                    "print('normal exit')\n")
     assert proc.returncode == 0
     assert proc.stdout.split() == ["normal", "exit", "thread", "done"]

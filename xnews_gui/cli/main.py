@@ -38,50 +38,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return _run(argv)[0]
+    """Run one command (or the app) and return its exit code; the process goes on (tests call it)."""
+    return _command(build_parser().parse_args(argv))
 
 
 def program() -> int:
-    """The process: ``python main.py ...`` and the ``xnews`` script. A command whose work is all
-    written and closed when it returns (``crawl``) ends the process at once (``leave``)."""
-    code, args = _run(None)
-    if getattr(args, "leave_at_once", False):
-        leave(code)
+    """The process: ``python main.py ...`` and the ``xnews`` script. The command owns the process:
+    one whose work is all written and closed when it returns (``crawl``) ends it at once
+    (``services.exit_now``)."""
+    args = build_parser().parse_args()
+    args.owns_process = True
+    code = _command(args)
+    if getattr(args, "exit_now", False):
+        from ..services.exit_now import exit_now
+
+        exit_now(code)
     return code
 
 
-def leave(code: int) -> None:
-    """End the process without the interpreter's tear-down, which frees every object of a big
-    crawl one by one (the model, the caches, the modules: CPU for nothing, the OS takes the
-    memory back at once). What a normal exit would still do is done first: garbage that holds a
-    resource is finalised (a thread's SQLite connection is closed, so SQLite checkpoints its
-    log as on a normal exit), exit handlers run, the output is flushed. Does not return, unless
-    a thread that is not a daemon still runs (then the normal exit waits for it)."""
-    import atexit
-    import gc
-    import os
-    import threading
-
-    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.current_thread()):
-        return None
-    gc.collect()
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # closed, or the reader left
-            pass
-    os._exit(code)
-
-
-def _run(argv: list[str] | None) -> tuple[int, argparse.Namespace]:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    args.store = None
-    return _command(args), args
-
-
 def _command(args: argparse.Namespace) -> int:
+    args.store = None
     try:
         args.data_dir = data_dir(args.data_dir)
         if args.command is None:

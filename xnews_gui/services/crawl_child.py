@@ -15,6 +15,7 @@ events ``{"kind", "data"}`` on stdout, then ``{"kind": "done", "data": summary}`
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import os
 import sys
@@ -139,6 +140,7 @@ def main() -> int:
     from ..store import Store
     from .crawl import AUTO, start_crawl
 
+    gc.freeze()  # what is loaded by now lives as long as the process: full collections need not walk it
     stdin, stdout = Lines(sys.stdin.fileno()), sys.stdout.buffer
     sys.stdout = sys.stderr  # stray prints must not corrupt the event stream
     _lower_priority()
@@ -174,5 +176,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from .exit_now import exit_now
+
+    code = main()
+    exit_now(code)  # everything is sent, written and closed: no tear-down of the crawl's objects
+    sys.exit(code)
 
