@@ -132,6 +132,11 @@ def test_the_page_bytes_are_handed_back_only_when_they_are_the_texts_utf8():
         "byte-order mark": (b"\xef\xbb\xbf" + clean, None, False),
         "windows-1258": (cp1258(page("windows-1258")), None, False),
         "a replacement character of its own": (page("utf-8").replace("<p>", "<p>\ufffd").encode(), None, False),
+        "a C0 control": (page("utf-8").replace("<p>", "<p>\x0b").encode(), None, False),
+        "DEL in an ASCII page": (b"<p>plain\x7f</p>", "text/html; charset=utf-8", False),
+        "a C1 control": (page("utf-8").replace("<p>", "<p>\x9f").encode(), None, False),
+        "U+FFFF": (page("utf-8").replace("<p>", "<p>\uffff").encode(), None, False),
+        "TAB, LF and CR are text": (page("utf-8").replace("<p>", "<p>\t\r\n").encode(), None, True),
     }
     for name, (data, content_type, verbatim) in cases.items():
         text, enc, utf8 = decode_html_utf8(data, content_type)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests import extract_corpus as corpus
 from xnews_gui.core.encoding import decode_html_utf8
 from xnews_gui.core.extract import extract
+from xnews_gui.core.profile import Profile
 
 
 def test_extracting_with_the_fetched_bytes_gives_the_same_article():
@@ -22,9 +23,18 @@ def test_extracting_with_the_fetched_bytes_gives_the_same_article():
 
 
 def test_a_page_with_control_characters_still_loses_them():
-    data = "<html><body><h1>Tin \x01nóng</h1><div class='b'><p>Một đoạn văn đủ dài &#1;cho phần thân.</p></div></body></html>"
-    text, _, utf8 = decode_html_utf8(data.encode("utf-8"), "text/html; charset=utf-8")
-    assert utf8 is not None
+    for control in ("\x01", "\x7f", "\x85", "\ufffe", "\uffff"):
+        data = (f"<html><body><h1>Tin {control}nóng</h1><div class='b'><p>Một đoạn văn đủ dài &#1;cho "
+                "phần thân.</p></div></body></html>").encode("utf-8")
+        text, _, utf8 = decode_html_utf8(data, "text/html; charset=utf-8")
+        assert utf8 is None, repr(control)  # only bytes free of control characters are handed on
+        profile = Profile.from_dict({"schema": 1, "name": "t", "start_urls": ["http://example.com/"], "fields": {"title": {"kind": "css", "selector": "h1"},
+                                                             "body": {"kind": "css", "selector": ".b", "take": "html"}}})
+        article = extract(text, "http://example.com/a", profile, utf8=utf8)
+        assert article.title == "Tin nóng" and "\x01" not in article.body_html, repr(control)
+    clean = "<html><body><h1>Tin nóng</h1><p>Một đoạn&#1; văn &#x1F;</p></body></html>"
+    text, _, utf8 = decode_html_utf8(clean.encode("utf-8"), "text/html; charset=utf-8")
+    assert utf8 is not None  # references to control characters still go, without the bytes
     from xnews_gui.core.text import strip_control_chars_html_utf8
-    assert strip_control_chars_html_utf8(text, utf8) == strip_control_chars_html_utf8(text)
-    assert "\x01" not in strip_control_chars_html_utf8(text, utf8)[0]
+    assert strip_control_chars_html_utf8(text, utf8, clean=True) == strip_control_chars_html_utf8(text)
+    assert "&#1;" not in strip_control_chars_html_utf8(text, utf8, clean=True)[0]

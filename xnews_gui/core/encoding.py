@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+from functools import lru_cache
 
 from charset_normalizer import from_bytes
 
@@ -31,6 +32,7 @@ def _known(name: str | None) -> str | None:
         return None
 
 
+@lru_cache(maxsize=64)  # a crawl sees a handful of Content-Type values, each thousands of times
 def charset_from_content_type(content_type: str | None) -> str | None:
     if not content_type:
         return None
@@ -52,8 +54,9 @@ def decode_html(data: bytes, content_type: str | None = None) -> tuple[str, str]
 
 def decode_html_utf8(data: bytes, content_type: str | None = None) -> tuple[str, str, bytes | None]:
     """``decode_html``, plus ``data`` itself when it is exactly the text's UTF-8 (a clean UTF-8 page,
-    already NFC, without a byte-order mark), else None: a parser may take those bytes instead of
-    encoding the text again."""
+    already NFC, without a byte-order mark) and holds no control character that
+    ``core.text.strip_control_chars`` removes, else None: a parser may take those bytes instead of
+    encoding the text again, and skip looking for control characters in them."""
     text, enc, verbatim = _decode(data, content_type)
     return text, enc, (data if verbatim else None)
 
@@ -66,14 +69,20 @@ def _decode(data: bytes, content_type: str | None) -> tuple[str, str, bool]:
                      (codecs.BOM_UTF16_BE, "utf-16")):
         if data.startswith(bom):
             return _nfc(data.decode(enc, errors="replace").lstrip("\ufeff")), enc, False
+    header = charset_from_content_type(content_type)
+    if header:
+        found = _declared(data, header)
+        if found is not None:
+            return _page(found, data, header)
+    # <meta charset> only when the HTTP header says nothing usable (it wins when it does)
     m = _META_CHARSET.search(data[:8192])
-    declared = [charset_from_content_type(content_type), _known(m.group(1).decode("ascii", "ignore")) if m else None]
-    for enc in dict.fromkeys(e for e in declared if e):
-        text = _declared(data, enc)
-        if text is not None:
-            return _utf8_page(text, data) if enc == "utf-8" else (_nfc(text), enc, False)
+    meta = _known(m.group(1).decode("ascii", "ignore")) if m else None
+    if meta and meta != header:
+        found = _declared(data, meta)
+        if found is not None:
+            return _page(found, data, meta)
     try:
-        return _utf8_page(data.decode("utf-8"), data)
+        return _utf8_page(data.decode("utf-8"), data, True)
     except UnicodeDecodeError:
         pass
     if _looks_cp1258(data[:200_000]):
@@ -83,21 +92,27 @@ def _decode(data: bytes, content_type: str | None) -> tuple[str, str, bool]:
     return _nfc(data.decode(enc, errors="replace")), enc, False
 
 
-def _utf8_page(text: str, data: bytes) -> tuple[str, str, bool]:
-    """A page decoded as UTF-8: NFC, and whether that is still ``data`` byte for byte (decoded
-    strictly - no U+FFFD, so no replaced bytes - and unchanged by NFC)."""
-    normal = _nfc_utf8(text, data)
-    return normal, "utf-8", normal is text and "\ufffd" not in text
+def _page(found: tuple[str, bool], data: bytes, enc: str) -> tuple[str, str, bool]:
+    text, strict = found
+    return _utf8_page(text, data, strict) if enc == "utf-8" else (_nfc(text), enc, False)
+
+
+def _utf8_page(text: str, data: bytes, strict: bool) -> tuple[str, str, bool]:
+    """A page decoded as UTF-8 (``strict``: without replaced bytes): NFC, and whether that is still
+    ``data`` byte for byte (decoded strictly, no U+FFFD of the page's own, and unchanged by NFC)."""
+    normal, unclean = _nfc_utf8(text, data, strict)
+    return normal, "utf-8", strict and normal is text and not unclean
 
 
 _NON_ASCII = bytes(range(0x80, 0x100))
 MAX_BAD_SHARE = 0.2  # more bad bytes than this share of the non-ASCII ones: the declaration is wrong
 
 
-def _declared(data: bytes, enc: str) -> str | None:
-    """``data`` in its declared encoding, a few bad bytes replaced; None when the declaration cannot be right."""
+def _declared(data: bytes, enc: str) -> tuple[str, bool] | None:
+    """(``data`` in its declared encoding, a few bad bytes replaced; whether none was), or None when
+    the declaration cannot be right."""
     try:
-        return data.decode(enc)
+        return data.decode(enc), True
     except UnicodeDecodeError:
         pass
     except LookupError:
@@ -108,7 +123,7 @@ def _declared(data: bytes, enc: str) -> str | None:
     literal = "\ufffd".encode(enc, errors="ignore")  # replacement characters the page itself holds
     bad = text.count("\ufffd") - (data.count(literal) if literal else 0)
     non_ascii = len(data) - len(data.translate(None, _NON_ASCII))
-    return text if bad <= MAX_BAD_SHARE * max(non_ascii, 1) else None
+    return (text, False) if bad <= MAX_BAD_SHARE * max(non_ascii, 1) else None
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -137,27 +152,47 @@ def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-_ASCII = bytes(range(0x80))
+# ASCII without the control characters core.text strips (C0 but TAB, LF and CR; DEL)
+_ASCII_TEXT = bytes(b for b in range(0x80) if 0x20 <= b < 0x7F or b in (0x09, 0x0A, 0x0D))
+_ASCII_CONTROLS = tuple(bytes([b]) for b in range(0x80) if bytes([b]) not in _ASCII_TEXT)
+_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 
 
-def _nfc_utf8(text: str, data: bytes) -> str:
-    """``_nfc(text)`` for ``text`` decoded from the UTF-8 ``data``, cheaper for a page already in NFC.
+def _other_controls(data: bytes) -> bool:
+    """A C1 control or U+FFFE/U+FFFF in UTF-8 bytes, with memchr-speed searches (a regular
+    expression costs ~40 instructions per byte): from one lead byte 0xC2 to the next (nbsp, ©, °)."""
+    if b"\xef" in data and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data):
+        return True
+    at = data.find(b"\xc2")
+    for _ in range(32):
+        if at < 0:
+            return False
+        if 0x80 <= data[at + 1] <= 0x9F:  # valid UTF-8: a continuation byte follows \xc2
+            return True
+        at = data.find(b"\xc2", at + 2)
+    return at >= 0 and _C1_UTF8.search(data, at) is not None  # many: the regular expression takes the rest
 
-    Only the page's non-ASCII characters are checked (its bytes minus the ASCII ones, a third
-    of the work): the quick check looks at each character and at the canonical order of
-    neighbouring combining marks, and an ASCII character is NFC and resets that order, so when
-    the non-ASCII characters alone pass it, the whole page does. ``normalize`` returns its
+
+def _nfc_utf8(text: str, data: bytes, strict: bool) -> tuple[str, bool]:
+    """(``_nfc(text)``, whether ``text`` holds U+FFFD or a control character) for ``text`` decoded
+    from the UTF-8 ``data`` (``strict``: without replaced bytes), cheaper for a page already in NFC.
+
+    Only the page's non-ASCII characters (and its ASCII control characters, looked for in the same
+    pass) are checked, a third of the work: the quick check looks at each character and at the
+    canonical order of neighbouring combining marks, and an ASCII character is NFC and resets that
+    order, so when those characters alone pass it, the whole page does. ``normalize`` returns its
     argument itself only when the quick check says yes outright; a "maybe" (a mark that might
     compose with the character before it, which may be ASCII) takes the whole page through NFC.
-    Only for a cleanly decoded page: with bad bytes (U+FFFD) the stripped bytes could pair up anew.
+    Only for a strictly decoded page: with bad bytes (U+FFFD) the stripped bytes could pair up anew.
     """
     if text.isascii():
-        return text
-    if "\ufffd" not in text:
-        try:
-            rest = data.translate(None, _ASCII).decode("utf-8")
-        except UnicodeDecodeError:
-            rest = ""
-        if rest and unicodedata.normalize("NFC", rest) is rest:
-            return text
-    return _nfc(text)
+        return text, any(byte in data for byte in _ASCII_CONTROLS)
+    if not strict:  # bytes were replaced: the text holds U+FFFD
+        return _nfc(text), True
+    rest = data.translate(None, _ASCII_TEXT)  # far shorter than the page: cheap to search
+    unclean = any(byte in rest for byte in _ASCII_CONTROLS) or _other_controls(rest)
+    rest = rest.decode("utf-8")  # decoded strictly before: cannot fail
+    unclean = unclean or "\ufffd" in rest  # the text's U+FFFD are among these characters
+    if not unclean and unicodedata.normalize("NFC", rest) is rest:
+        return text, False
+    return _nfc(text), unclean

@@ -63,8 +63,8 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     content profile wins (without a content profile: the first non-empty one).
     When none fits, the first non-empty value is kept and ``checks`` says why it
     failed. A body that nothing fills comes from the main-text extractor, and
-    ``fallbacks`` says so. ``utf8``: the page text's UTF-8 when the caller has it (the fetched bytes,
-    ``decode_html_utf8``), so that it is not encoded again for the parser.
+    ``fallbacks`` says so. ``utf8``: ``decode_html_utf8``'s bytes (the page text's UTF-8, free of
+    control characters) when the caller has them, so that they are not made again for the parser.
     """
     if isinstance(html, bytes):
         from .encoding import decode_html
@@ -73,7 +73,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     else:
         text = html
     # a raw \x01 (or &#1;) in a title breaks every XML export downstream
-    text, data = strip_control_chars_html_utf8(text, utf8 if text is html else None)
+    text, data = strip_control_chars_html_utf8(text, utf8 if text is html else None, clean=True)
     doc = parse_page(text, data, url)
     article = Article(url=url)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a

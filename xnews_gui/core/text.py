@@ -280,9 +280,12 @@ def _has_c1(data: bytes) -> bool:
     return at >= 0 and _C1_UTF8.search(data, at) is not None  # many: the regular expression takes the rest
 
 
-def strip_control_chars_html_utf8(html: str, utf8: bytes | None = None) -> tuple[str, bytes]:
+def strip_control_chars_html_utf8(html: str, utf8: bytes | None = None,
+                                  clean: bool = False) -> tuple[str, bytes]:
     """(``strip_control_chars_html(html)``, its UTF-8 bytes), for a parser that is given bytes.
-    ``utf8``: ``html``'s UTF-8 when the caller has it already (the fetched page), not encoded again.
+    ``utf8``: ``html``'s UTF-8 when the caller has it already (the fetched page), not encoded again;
+    ``clean``: ``utf8`` holds no control character (``encoding.decode_html_utf8`` checked): only
+    character references are looked for.
 
     The check runs on the UTF-8 bytes with memchr-speed searches (the regular expression costs
     ~50 instructions per character); only a page that holds a control character takes it."""
@@ -290,9 +293,10 @@ def strip_control_chars_html_utf8(html: str, utf8: bytes | None = None) -> tuple
         data = html.encode("utf-8") if utf8 is None else utf8
     except UnicodeEncodeError:  # a lone surrogate
         data = b""
-    if not data or any(byte in data for byte in _C0_BYTES) \
-            or (b"\xc2" in data and _has_c1(data)) \
-            or (b"\xef" in data and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data)):
+    if not data or not (clean and utf8 is not None) and (
+            any(byte in data for byte in _C0_BYTES)
+            or (b"\xc2" in data and _has_c1(data))
+            or (b"\xef" in data and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data))):
         html = strip_control_chars_html(html)
         return html, html.encode("utf-8")
     if b"&" in data and b"&#" in data:  # only references may go: the text gets shorter when one does

@@ -76,7 +76,7 @@ class PageParser:
         return 1.0
 
     def article_page(self, text: str, url: str, utf8: bytes | None = None):
-        """``utf8``: the page's bytes when they are exactly ``text``'s UTF-8 (``decode_html_utf8``)."""
+        """``utf8``: ``decode_html_utf8``'s bytes (exactly ``text``'s UTF-8, no control character)."""
         article = extract(text, url, self.profile, utf8=utf8)
         if not article.ok and self.profile.render is not None:
             article = self.rendered(text, url) or article
