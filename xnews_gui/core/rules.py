@@ -15,6 +15,7 @@ import lxml.html
 from cssselect import GenericTranslator, SelectorError
 from lxml import etree
 
+from .css_walk import TagWalk
 from .images import image_source
 from .patterns import PatternError, check_pattern, compile_pattern
 
@@ -201,6 +202,10 @@ def _compiled(rule: Rule):
             return compile_pattern(rule.selector, re.S)
         except PatternError as exc:
             raise RuleError(str(exc)) from None
+    if rule.kind == "css":
+        walk = TagWalk.of(rule.selector, css_to_xpath(rule.selector))
+        if walk is not None:
+            return walk
     path = _class_steps_by_attribute(css_to_xpath(rule.selector)) if rule.kind == "css" else rule.selector
     try:
         return etree.XPath(path)
