@@ -77,27 +77,49 @@ def fragment_text(root) -> str:
     Image captions stay in the HTML, beside their images, but are not running
     text - unless they are most of the text (a photo story).
     """
-    if holds(root, "figcaption"):
-        captions = list(root.iter("figcaption"))
-        if 2 * sum(len(c.text_content()) for c in captions) < len(root.text_content()):
-            for caption in captions:
-                caption.drop_tree()
     # root.text_content() with a line break at the start and end of each block (none after a <br>'s
-    # start, none at the root's end), read in one walk instead of writing them into the tree
+    # start, none at the root's end), read in one walk instead of writing them into the tree; the
+    # same walk measures the text and the captions' text (a nested caption's twice, as summing each
+    # caption's text_content() does) and where each outermost caption's parts are
     parts: list[str] = []
     add = parts.append
     blocks = _BLOCKS
+    captions = holds(root, "figcaption")
+    depth = total = in_captions = first = 0
+    spans: list[tuple[int, int]] = []
     for event, el in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
         if event == "start":
+            if captions and el.tag == "figcaption":
+                if not depth:
+                    first = len(parts)
+                depth += 1
             if el.tag in blocks and el.tag != "br":
                 add("\n")
-            if el.text:
-                add(el.text)
+            text = el.text
+            if text:
+                add(text)
+                if captions:
+                    total += len(text)
+                    in_captions += depth * len(text)
         elif el is not root:
-            if event == "end" and el.tag in blocks:
-                add("\n")
-            if el.tail:
-                add(el.tail)
+            if event == "end":
+                if el.tag in blocks:
+                    add("\n")
+                if captions and el.tag == "figcaption":
+                    depth -= 1
+                    if not depth:
+                        spans.append((first, len(parts)))
+            tail = el.tail
+            if tail:
+                add(tail)
+                if captions:
+                    total += len(tail)
+                    in_captions += depth * len(tail)
+    if captions and 2 * in_captions < total:
+        for caption in list(root.iter("figcaption")):  # out of the tree too: their images are not the body's
+            caption.drop_tree()
+        for start, end in reversed(spans):  # each caption's parts but its tail
+            del parts[start:end]
     return "\n".join(filter(None, map(normalize_space, "".join(parts).split("\n"))))
 
 
