@@ -40,6 +40,8 @@ EDGE_CASES = [
     "the " * 340 + "việt " * 60 + "english " * 100,
     "the " * 300 + "1 " * 40 + "việt " * 60 + "english " * 100,
     "Hà Nội mùa thu, cây cơm nguội vàng; giá 1.200 đồng. " * 2500,  # more ids than a chunk holds
+    # whitespace that is not ASCII (the UTF-8 is split at ASCII whitespace only), a lone surrogate
+    "giá\x85xăng\u2028tăng\x1dhoà\x1fbình\u205fđồng\u00a0Việt\ud800nam \udfff, ngày 1\u3000tháng. " * 6,
     # folded a token at a time: Greek final sigma, singleton and composing marks, lookalikes of đ
     "ΟΔΟΣ ΣΑΣ\u2000ΣΑΣ.ΣΑΣ σΣ İstanbul \n\u0301a a\u0301 ÐÀ ĐÀ ðà Hoà hoà HOÀ\u2001hòa ﬁ ǅ " * 5,
 ]

@@ -1,8 +1,9 @@
 """Texts -> the model's syllable ids, as ``core.text.phrases`` reads them, in a few C-level calls.
 
-A document is split on whitespace, and each whitespace-free token is looked up in a bounded
-cache that holds its syllables' ids as packed int32 bytes, with a ``gap`` id wherever a phrase
-ends inside it; a token is folded (``core.text.fold``) when first met. Joining those bytes gives
+A document's UTF-8 is split on ASCII whitespace (``core.text.utf8``), and each piece is looked up
+in a bounded cache that holds its syllables' ids as packed int32 bytes, with a ``gap`` id wherever
+a phrase ends inside it; a piece is decoded, cut at any other whitespace, and its tokens are
+folded (``core.text.fold``) when first met. Joining those bytes gives
 the document's id stream for NumPy: the syllables ``phrases`` returns as lists of strings, in the
 same order, with a gap at every phrase boundary - without a Python step per word. Folding a
 token at a time is folding the text: NFC and lower case neither make nor remove whitespace, and
@@ -20,14 +21,14 @@ from array import array
 
 import numpy as np
 
-from ..core.text import NUMBER_TOKEN, fold, token_phrases
+from ..core.text import NUMBER_TOKEN, fold, token_phrases, utf8
 from .domain import MIN_SHARE, MIN_WORDS, SAMPLE_WORDS, syllable_verdict
 
 CHUNK_IDS = 16_384
 _GAP, _NUMBER, _FOREIGN, _NEUTRAL, _VIETNAMESE = range(5)  # kinds of ids; a word's is _NEUTRAL + its verdict
 _WORD_KINDS = [_FOREIGN, _NEUTRAL, _VIETNAMESE]
 # folded text: a line break ends a phrase; "\x00" is a break character to ``phrases`` and not whitespace
-_LINE_BREAK = " \x00 "
+_LINE_BREAK = b" \x00 "
 
 
 class SyllableIds:
@@ -49,13 +50,20 @@ class SyllableIds:
         # vocabulary's words are judged as they are met (a model load stays cheap)
         self._kind = np.full(self.size, _NEUTRAL, dtype=np.int64)
         self._kind[[self._unknown[0], self._unknown[2], self.number, self.gap]] = [_FOREIGN, _VIETNAMESE, _NUMBER, _GAP]
-        self._tokens = _TokenCache(self._encode, self.limit)
+        self._tokens = _TokenCache(self._encode_piece, self.limit)
 
     def stream(self, text: str) -> bytes:
         """The packed int32 ids of one document, a gap at its phrase boundaries (possibly repeated)."""
-        if "\n" in text:
-            text = text.replace("\n", _LINE_BREAK)
-        return b"".join(map(self._tokens.__getitem__, text.split()))
+        data = utf8(text)
+        if b"\n" in data:
+            data = data.replace(b"\n", _LINE_BREAK)
+        return b"".join(map(self._tokens.__getitem__, data.split()))
+
+    def _encode_piece(self, piece: bytes) -> bytes:
+        """A piece of the UTF-8 text between ASCII whitespace: its tokens' ids (other whitespace,
+        such as U+00A0, still splits it as ``str.split`` does)."""
+        tokens = piece.decode("utf-8", "surrogatepass").split()
+        return self._encode(tokens[0]) if len(tokens) == 1 else b"".join(map(self._encode, tokens))
 
     def _encode(self, token: str) -> bytes:
         phrases = token_phrases(fold(token))
@@ -127,14 +135,14 @@ class SyllableIds:
 
 
 class _TokenCache(dict):
-    """token -> its packed ids, filled as tokens are met, bounded (a dict lookup is the hot path)."""
+    """piece of UTF-8 text -> its packed ids, filled as pieces are met, bounded (a dict lookup is the hot path)."""
 
     def __init__(self, encode, limit: int):
         super().__init__()
         self._encode, self._limit = encode, limit
 
-    def __missing__(self, token: str) -> bytes:
+    def __missing__(self, token: bytes) -> bytes:
         value = self._encode(token)
-        if len(self) < self._limit and len(token) <= 64:
+        if len(self) < self._limit and len(token) <= 128:
             self[token] = value
         return value

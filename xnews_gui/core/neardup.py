@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from .text import fold, words
+from .text import utf8, words
 
 SHINGLE = 3
 PERMUTATIONS = 128
@@ -41,10 +41,12 @@ def shingles(text: str, size: int = SHINGLE) -> set[str]:
 def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     """(128 uint32 minima, shingle count) of ``text``; None when it is too short to judge."""
     if size == SHINGLE:
-        # words(text) are the [^\W_]+ runs of fold(text), which never span whitespace: each token's
-        # word ids are looked up once (cached) and the text's ids are one join of them
+        # words(text) are the [^\W_]+ runs of fold(text), which never span whitespace, and folding a
+        # token at a time is folding the text (see ``core.text.fold``): each piece of the UTF-8 text
+        # between ASCII whitespace (``core.text.utf8``) has its word ids looked up once (cached), and
+        # the text's ids are one join of them
         vocabulary = _VOCABULARY
-        ids = np.frombuffer(b"".join(map(vocabulary.tokens.__getitem__, fold(text or "").split())), dtype=np.int32)
+        ids = np.frombuffer(b"".join(map(vocabulary.tokens.__getitem__, utf8(text or "").split())), dtype=np.int32)
         if not len(ids) or ids.min() >= 0:
             return _signature_of_ids(vocabulary, ids) if len(ids) >= MIN_SHINGLES + SHINGLE - 1 else None
     return _signature_of_bytes(words(text or ""), size)  # a word too long, or the vocabulary full
@@ -121,21 +123,20 @@ class _Vocabulary(dict):
 
 
 class _TokenIds(dict):
-    """whitespace-free token of ``fold``-ed text -> its words' ids in ``vocabulary``, packed int32; -1
-    when a word has none or the token is not its own fold (that text takes the definition's path)."""
+    """piece of UTF-8 text between ASCII whitespace -> the ids of its words, packed int32 (``words``
+    of the piece: it folds it, and other whitespace in it, which no word spans, changes nothing);
+    -1 when a word has none (that text takes the definition's path)."""
 
-    LIMIT = 50_000  # tokens of up to 64 characters kept (~6 MiB); others are looked up each time
+    LIMIT = 50_000  # pieces of up to 128 bytes kept (~10 MiB); others are looked up each time
 
     def __init__(self, vocabulary: _Vocabulary):
         super().__init__()
         self.vocabulary = vocabulary
 
-    def __missing__(self, token: str) -> bytes:
-        if fold(token) == token:
-            value = np.array(list(map(self.vocabulary.__getitem__, words(token))), dtype=np.int32).tobytes()
-        else:
-            value = np.int32(-1).tobytes()
-        if len(self) < self.LIMIT and len(token) <= 64:  # a page's junk must not fill memory
+    def __missing__(self, token: bytes) -> bytes:
+        found = words(token.decode("utf-8", "surrogatepass"))
+        value = np.array(list(map(self.vocabulary.__getitem__, found)), dtype=np.int32).tobytes()
+        if len(self) < self.LIMIT and len(token) <= 128:  # a page's junk must not fill memory
             self[token] = value
         return value
 

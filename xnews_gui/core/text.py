@@ -45,6 +45,16 @@ def fold(text: str) -> str:
     return text.lower()
 
 
+def utf8(text: str) -> bytes:
+    """``text`` in UTF-8 (a lone surrogate passes through). Its split at ASCII whitespace is cut into
+    the tokens of ``text.split()`` by decoding each piece (surrogatepass) and splitting it again:
+    ``bytes.split`` makes its tokens at twice the speed of ``str.split``, and pieces repeat (cache)."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
 def fix_tone_mark(word: str) -> str:
     """Place the tone mark of one lower-case NFC syllable in the traditional style."""
     if word.isascii():
