@@ -131,8 +131,8 @@ def test_minima_are_exact_at_the_edges():
     edges = [pow(int(a), -1, p) * (r - int(b)) % p
              for a, b in zip(neardup._A, neardup._B) for r in (0, 1, p - 2, p - 1)]
     rng = np.random.default_rng(7)
-    for n in (1, 2, 7, neardup._ROWS + 3):
-        for _ in range(40):
+    for n, rounds in ((1, 40), (2, 40), (7, 40), (neardup._COLUMNS + 3, 8)):  # the last: two blocks
+        for _ in range(rounds):
             hashes = np.concatenate([rng.choice(edges, min(n, 4)), rng.integers(0, 1 << 31, n)]).astype(np.uint32)
             assert np.array_equal(neardup._minima(hashes), _exact_minima(hashes))
     for a, b in zip(neardup._A[:16], neardup._B[:16]):  # only the largest values: the top edge is the minimum
@@ -193,3 +193,20 @@ def test_the_token_cache_keeps_only_short_tokens_and_stays_bounded(monkeypatch):
     text = junk + " " + vntc("The gioi", 1)[0]  # the junk first: it would take the room
     assert _same_as_reference(text) and _same_as_reference(text)
     assert len(vocabulary.tokens) == 40 and max(map(len, vocabulary.tokens)) <= 128
+
+
+def test_a_batch_gets_the_signatures_of_its_texts_one_at_a_time(monkeypatch):
+    """``signatures`` cuts one id stream back into its texts: short texts, texts with a word too long
+    (the definition's path) and repeated texts anywhere in the batch, in batches of every size."""
+    vocabulary = neardup._Vocabulary()
+    monkeypatch.setattr(neardup, "_VOCABULARY", vocabulary)
+    texts = vntc("Khoa hoc", 4) + vntc("Doi song", 4)
+    batch = [texts[0], "", "Tin ngắn: bão số 5", texts[1], texts[1], " ".join([texts[2], "q" * 70, texts[3]]),
+             texts[4], " ".join(texts[5].split()[:27]), " ".join(texts[5].split()[:26]), None, texts[6], texts[7]]
+    expected = [_reference_signature(text or "") for text in batch]
+    assert sum(e is None for e in expected) == 4 and expected[7] is not None
+    for cut in (1, 2, 5, len(batch)):
+        got = [sig for k in range(0, len(batch), cut) for sig in neardup.signatures(batch[k:k + cut])]
+        for sig, want in zip(got, expected):
+            assert (sig is None and want is None) or (sig[1] == want[1] and np.array_equal(sig[0], want[0]))
+    assert neardup.signatures([]) == []

@@ -41,15 +41,62 @@ def shingles(text: str, size: int = SHINGLE) -> set[str]:
 def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     """(128 uint32 minima, shingle count) of ``text``; None when it is too short to judge."""
     if size == SHINGLE:
-        # words(text) are the [^\W_]+ runs of fold(text), which never span whitespace, and folding a
-        # token at a time is folding the text (see ``core.text.fold``): each piece of the UTF-8 text
-        # between ASCII whitespace (``core.text.utf8``) has its word ids looked up once (cached), and
-        # the text's ids are one join of them
-        vocabulary = _VOCABULARY
-        ids = np.frombuffer(b"".join(map(vocabulary.tokens.__getitem__, utf8(text or "").split())), dtype=np.int32)
-        if not len(ids) or ids.min() >= 0:
-            return _signature_of_ids(vocabulary, ids) if len(ids) >= MIN_SHINGLES + SHINGLE - 1 else None
-    return _signature_of_bytes(words(text or ""), size)  # a word too long, or the vocabulary full
+        return signatures([text])[0]
+    return _signature_of_bytes(words(text or ""), size)
+
+
+def signatures(texts: list[str]) -> list[tuple[np.ndarray, int] | None]:
+    """``[signature(text) for text in texts]``, the numpy work done for the whole batch at once
+    (a numpy call costs microseconds; an article has ~800 shingles)."""
+    # words(text) are the [^\W_]+ runs of fold(text), which never span whitespace, and folding a
+    # token at a time is folding the text (see ``core.text.fold``): each piece of the UTF-8 text
+    # between ASCII whitespace (``core.text.utf8``) has its word ids looked up once (cached), and
+    # a text's ids are one join of them
+    vocabulary = _VOCABULARY
+    lookup = vocabulary.tokens.__getitem__
+    out: list[tuple[np.ndarray, int] | None] = [None] * len(texts)
+    batch, streams = [], []
+    for i, text in enumerate(texts):
+        stream = b"".join(map(lookup, utf8(text or "").split()))
+        if len(stream) >= 4 * (MIN_SHINGLES + SHINGLE - 1):  # shorter: too few shingles either way
+            batch.append(i)
+            streams.append(stream)
+    if not batch:
+        return out
+    ids = np.frombuffer(b"".join(streams), dtype=np.int32)
+    if ids.min() < 0:  # a word too long, or the vocabulary full: such a text takes the definition
+        kept = []
+        for i, stream in zip(batch, streams):
+            if np.frombuffer(stream, dtype=np.int32).min() < 0:
+                out[i] = _signature_of_bytes(words(texts[i] or ""), SHINGLE)
+            else:
+                kept.append((i, stream))
+        if not kept:
+            return out
+        batch, streams = map(list, zip(*kept))
+        ids = np.frombuffer(b"".join(streams), dtype=np.int32)
+    # shingle k starts at id k: a text of n ids has n - 2, and its last two ids start none of its own
+    shingles = [len(stream) // 4 - 2 for stream in streams]
+    starts = np.cumsum([0] + shingles[:-1]).tolist()
+    own = np.ones(len(ids) - 2, dtype=bool)
+    for start, text_index in zip(starts[1:], range(1, len(starts))):
+        own[start + 2 * text_index - 2:start + 2 * text_index] = False
+    crc = _trigram_crcs(vocabulary, ids)
+    crc &= np.uint32(0x7FFFFFFF)
+    trigrams = ids.astype(np.int64)
+    trigrams = (trigrams[:-2] * vocabulary.LIMIT + trigrams[1:-1]) * vocabulary.LIMIT + trigrams[2:]
+    if len(batch) > 1:
+        crc, trigrams = crc[own], trigrams[own]
+    for start, count in zip(starts, shingles):
+        trigrams[start:start + count].sort()  # one text's at a time: a sort of the batch costs 3x
+    new = np.empty(len(trigrams), dtype=bool)
+    np.not_equal(trigrams[1:], trigrams[:-1], out=new[1:])
+    new[starts] = True
+    distinct = np.add.reduceat(new, starts, dtype=np.int64).tolist()
+    for i, start, count, size in zip(batch, starts, shingles, distinct):
+        if size >= MIN_SHINGLES:
+            out[i] = _minima(crc[start:start + count]), size  # repeated shingles change no minimum
+    return out
 
 
 def _signature_of_bytes(found: list[str], size: int) -> tuple[np.ndarray, int] | None:
@@ -146,24 +193,21 @@ _VOCABULARY = _Vocabulary()
 
 def _after(crc: np.ndarray, shift: np.ndarray) -> np.ndarray:
     """Z^m(crc) per element, ``shift`` holding each m's table offsets (rows of _Vocabulary.shift)."""
-    looked = _ZEROS[crc.view(np.uint8).reshape(-1, 4) + shift]  # little-endian bytes: lane 0 first
+    at = crc.view(np.uint8).reshape(-1, 4).astype(np.int32)  # little-endian bytes: lane 0 first
+    at += shift
+    looked = _ZEROS.take(at)  # take, not [...]: 2x quicker (and rows below, 10x)
     return looked[:, 0] ^ looked[:, 1] ^ looked[:, 2] ^ looked[:, 3]
 
 
-def _signature_of_ids(vocabulary: _Vocabulary, ids: np.ndarray) -> tuple[np.ndarray, int] | None:
+def _trigram_crcs(vocabulary: _Vocabulary, ids: np.ndarray) -> np.ndarray:
+    """For each k, crc32 of the words of ids k, k + 1 and k + 2 joined by spaces."""
     n = len(ids)
-    crc = vocabulary.crc[ids[:-2]]  # crc32("a"), then of "a b", then of "a b c"
+    crc = vocabulary.crc.take(ids[:-2])  # crc32("a"), then of "a b", then of "a b c"
     for j in (1, 2):
         at = ids[j:n - 2 + j]
-        crc = _after(crc, vocabulary.shift[at]) ^ vocabulary.spaced[at]
-    ids = ids.astype(np.int64)
-    trigrams = (ids[:-2] * vocabulary.LIMIT + ids[1:-1]) * vocabulary.LIMIT + ids[2:]  # < 2^63
-    trigrams.sort()
-    count = 1 + int(np.count_nonzero(trigrams[1:] != trigrams[:-1]))  # distinct shingles
-    if count < MIN_SHINGLES:
-        return None
-    crc &= np.uint32(0x7FFFFFFF)
-    return _minima(crc), count  # repeated shingles change no minimum
+        crc = _after(crc, vocabulary.shift.take(at, axis=0))
+        crc ^= vocabulary.spaced.take(at)
+    return crc
 
 
 # min over shingles of (a h + b) mod p for the 128 (a, b), without integer division. With
@@ -175,20 +219,21 @@ def _signature_of_ids(vocabulary: _Vocabulary, ids: np.ndarray) -> tuple[np.ndar
 # column, times p and rounded, is the exact minimum of r.
 _COEFFICIENTS = np.stack([(_A * np.uint64(1 << 16)) % _PRIME, _A, _B]).astype(np.float64) / float(_PRIME)
 _COEFFICIENTS[2] += 2.0 ** -33
-_ROWS = 256  # shingles per product: a 256 x 128 block stays in cache (and keeps BLAS on one thread)
+_COEFFICIENTS_T = np.ascontiguousarray(_COEFFICIENTS.T)  # a permutation's row: minima along contiguous rows
+_COLUMNS = 1024  # shingles per product: a 128 x 1024 block (1 MiB) stays in the core's cache
 
 
 def _minima(hashes: np.ndarray) -> np.ndarray:
     """The 128 minima of (a h + b) mod p over ``hashes`` (uint32 below 2^31)."""
-    split = np.empty((len(hashes), 3))
-    split[:, 0] = hashes >> 16
-    split[:, 1] = hashes & 0xFFFF
-    split[:, 2] = 1.0
+    split = np.empty((3, len(hashes)))
+    np.right_shift(hashes, 16, out=split[0], casting="unsafe")
+    np.bitwise_and(hashes, 0xFFFF, out=split[1], casting="unsafe")
+    split[2] = 1.0
     least = None
-    for start in range(0, len(hashes), _ROWS):
-        u = split[start:start + _ROWS] @ _COEFFICIENTS
+    for start in range(0, len(hashes), _COLUMNS):
+        u = _COEFFICIENTS_T @ split[:, start:start + _COLUMNS]
         u -= np.floor(u)
-        low = u.min(axis=0)
+        low = u.min(axis=1)
         least = low if least is None else np.minimum(least, low, out=least)
     return np.rint(least * float(_PRIME)).astype(np.uint32)
 
