@@ -58,13 +58,13 @@ class CodeRanks:
         if not self._words.size:
             return np.full(codes.size, MISSING, dtype=np.intp)
         at = codes >> 12  # the level-one word that says whether the code's word is empty
-        full = self._full[at]
+        full = self._full.take(at)
         word_bit = _bit(codes >> 6)
-        index = self._full_before[at] + np.bitwise_count(full & (word_bit - _ONE)).astype(np.intp)
+        index = self._full_before.take(at) + np.bitwise_count(full & (word_bit - _ONE)).astype(np.intp)
         np.minimum(index, self._last, out=index)  # an empty word past the last one: any index
-        word = self._words[index]
+        word = self._words.take(index)
         bit = _bit(codes)
-        ranks = self._before[index] + np.bitwise_count(word & (bit - _ONE)).astype(np.intp)
+        ranks = self._before.take(index) + np.bitwise_count(word & (bit - _ONE)).astype(np.intp)
         ranks[((full & word_bit) == 0) | ((word & bit) == 0)] = MISSING
         return ranks
 

@@ -189,14 +189,14 @@ class TopicClassifier:
     def _term_counts(self, ids: np.ndarray, rows: np.ndarray, n_docs: int):
         """(row, column, count) of every known term in each document, as TfidfVectorizer counts them,
         ordered by row then column."""
-        cols = [self._unigram_column[ids]]
+        cols = [self._unigram_column.take(ids)]  # take: quicker than [...]
         term_rows = [rows]
         if self.features["bigrams"] and self._bigram_codes.size:
             # every pair of neighbours: one with a gap or an unknown syllable is no bigram of the model
             ranks = self._bigram_ranks.rank(ids[:-1].astype(np.int64) * self._width + ids[1:])
             hit = np.flatnonzero(ranks >= 0)
-            cols.append(self._bigram_columns[ranks[hit]])
-            term_rows.append(rows[hit])
+            cols.append(self._bigram_columns.take(ranks.take(hit)))
+            term_rows.append(rows.take(hit))
         col = np.concatenate(cols)
         term = col >= 0
         col, row = col[term], np.concatenate(term_rows)[term]
@@ -207,9 +207,9 @@ class TopicClassifier:
         used = np.flatnonzero(present)
         compact = np.empty(len(self.terms), dtype=np.int64)
         compact[used] = np.arange(used.size)
-        table = np.bincount(row * used.size + compact[col], minlength=n_docs * used.size)
+        table = np.bincount(row * used.size + compact.take(col), minlength=n_docs * used.size)
         cells = np.flatnonzero(table > 0)  # a bool array: NumPy's branch-free path, 3x quicker
-        return cells // used.size, used[cells % used.size], table[cells]
+        return cells // used.size, used.take(cells % used.size), table.take(cells)
 
     def _proba(self, ids: np.ndarray, rows: np.ndarray, n_docs: int) -> np.ndarray:
         """Class probabilities, the arithmetic of TfidfVectorizer + LogisticRegression.predict_proba."""
@@ -219,14 +219,15 @@ class TopicClassifier:
             values = counts.astype(np.float32)
             if self.features["sublinear_tf"]:
                 values = np.log(values) + np.float32(1)
-            values *= self.idf[col_ids]
+            values *= self.idf.take(col_ids)
             if self.features["norm"] == "l2":
                 norms = np.sqrt(np.bincount(row_ids, weights=values.astype(np.float64) ** 2, minlength=n_docs))
-                values = values / norms[row_ids].astype(np.float32)
+                values = values / norms.take(row_ids).astype(np.float32)
             # each document's sum of its terms' rows of weights (pairwise summation: to ~1e-16 the
             # sequential sums of scikit-learn's sparse product, whatever documents share the chunk)
             starts = np.flatnonzero(np.r_[True, row_ids[1:] != row_ids[:-1]])
-            decision[row_ids[starts]] = np.add.reduceat(self._weights[col_ids].astype(np.float64) * values[:, None],
+            rows_of_weights = np.take(self._weights, col_ids, axis=0)  # 2x quicker than [col_ids]
+            decision[row_ids[starts]] = np.add.reduceat(rows_of_weights.astype(np.float64) * values[:, None],
                                                          starts, axis=0)
         decision += self.intercept
         if decision.shape[1] == 1:  # two labels: scikit-learn's logistic, not a softmax

@@ -117,9 +117,9 @@ class SyllableIds:
         seen = np.cumsum(word)  # syllables up to here, numbers included, from the first document on
         ends = np.cumsum(np.bincount(rows, minlength=n_docs)) - 1  # each document's last id
         before = np.r_[0, seen[ends[:-1]]]  # syllables of the documents before
-        sample = word & (seen - before[rows] <= SAMPLE_WORDS)
+        sample = word & (seen - before.take(rows) <= SAMPLE_WORDS)
         # one count per document, place in the sample or not, and kind of id
-        kinds = np.bincount(rows * 10 + sample * 5 + self._kind[ids], minlength=n_docs * 10).reshape(n_docs, 2, 5)
+        kinds = np.bincount(rows * 10 + sample * 5 + self._kind.take(ids), minlength=n_docs * 10).reshape(n_docs, 2, 5)
         counts = (kinds[:, 0, _WORD_KINDS].sum(axis=1) + kinds[:, 1, _WORD_KINDS].sum(axis=1)).tolist()
         sampled = kinds[:, 1, _WORD_KINDS].sum(axis=1).tolist()
         votes = (kinds[:, 1, _VIETNAMESE] - kinds[:, 1, _FOREIGN]).tolist()
