@@ -17,6 +17,8 @@ from .options import ROBOTS_AGENT, CrawlOptions
 from .politeness import HostGate
 from .robots import RobotsCache
 
+_MEMO = 4096  # hosts remembered per crawl (a hostile site's endless host names are just checked again)
+
 
 class Downloader:
     def __init__(self, options: CrawlOptions, *, domains, concurrency: int, delay_s: float, stop: threading.Event,
@@ -30,6 +32,10 @@ class Downloader:
         self.gate = HostGate(delay_s, options.per_host or concurrency, stop=stop)
         self.robots = RobotsCache(self.fetcher, ROBOTS_AGENT, gate=self.gate, on_error=self._robots_error)
         self._delays_set: set[str] = set()
+        # per (scheme, netloc): whether it is in scope (core.urls.in_scope depends on nothing else),
+        # and the netlocs whose robots.txt crawl delay was looked at
+        self._scope: dict[tuple[str, str], bool] = {}
+        self._delay_netlocs: set[str] = set()
 
     def page(self, url: str) -> FetchResult:
         return self.fetcher.fetch(url, accept="html", gate=self.gate, check=self.check)
@@ -44,7 +50,14 @@ class Downloader:
         self.fetcher.close()
 
     def check(self, url: str) -> None:
-        if not in_scope(url, self.domains):
+        parts = urlsplit(url)  # (urllib caches the last URLs it split: the fetch and robots ask again)
+        key = (parts.scheme, parts.netloc)
+        allowed = self._scope.get(key)
+        if allowed is None:
+            allowed = in_scope(url, self.domains)
+            if len(self._scope) < _MEMO:
+                self._scope[key] = allowed
+        if not allowed:
             raise FetchError("scope", f"outside the profile's domains: {url}")
         self.robots_check(url)
 
@@ -53,6 +66,11 @@ class Downloader:
             return
         if not self.robots.allowed(url):
             raise FetchError("robots", f"disallowed by robots.txt: {url}")
+        netloc = urlsplit(url).netloc
+        if netloc in self._delay_netlocs:
+            return
+        if len(self._delay_netlocs) < _MEMO:
+            self._delay_netlocs.add(netloc)
         host = host_of(url)
         if host not in self._delays_set:
             self._delays_set.add(host)

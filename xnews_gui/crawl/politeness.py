@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import threading
 import time
-from contextlib import contextmanager
 
 from .fetcher import FetchError
 
 
 class _Host:
-    __slots__ = ("slots", "next_start", "last_sent", "delay")
+    __slots__ = ("active", "waiting", "next_start", "last_sent", "delay", "_lock")
 
-    def __init__(self, per_host: int, delay: float):
-        self.slots = threading.BoundedSemaphore(per_host)
+    def __init__(self, delay: float, lock: threading.Lock):
+        self.active = 0  # requests to the host between their turn and their end
+        self.waiting = 0  # threads waiting for a free connection to it
         self.next_start = 0.0
         self.last_sent = float("-inf")
         self.delay = delay
+        self._lock = lock
+
+    def sent(self) -> None:
+        with self._lock:
+            self.last_sent = max(self.last_sent, time.monotonic())
 
 
 class HostGate:
@@ -32,13 +37,16 @@ class HostGate:
         self.stop = stop or threading.Event()
         self._hosts: dict[str, _Host] = {}
         self._lock = threading.Lock()
+        self._freed = threading.Condition(self._lock)  # a connection to some host is free again
 
     def _host(self, host: str) -> _Host:
-        with self._lock:
-            h = self._hosts.get(host)
-            if h is None:
-                h = self._hosts[host] = _Host(self.per_host, self.delay_s)
-            return h
+        h = self._hosts.get(host)
+        if h is None:
+            with self._lock:
+                h = self._hosts.get(host)
+                if h is None:
+                    h = self._hosts[host] = _Host(self.delay_s, self._lock)
+        return h
 
     def set_delay(self, host: str, delay_s: float) -> None:
         """Raise a host's delay (robots.txt Crawl-delay); never below the crawl's own."""
@@ -49,34 +57,68 @@ class HostGate:
     def delay(self, host: str) -> float:
         return self._host(host).delay
 
-    @contextmanager
-    def slot(self, host: str):
-        """Wait for the host's turn; yields ``sent()``, to call when the request goes out."""
-        h = self._host(host)
-        while not h.slots.acquire(timeout=0.2):
-            if self.stop.is_set():
-                raise FetchError("stopped", "crawl stopped")
-        try:
-            if h.delay > 0:
-                with self._lock:
-                    now = time.monotonic()
-                    start = max(now, h.next_start)
-                    h.next_start = start + h.delay
-                if start > now and self.stop.wait(start - now):
-                    raise FetchError("stopped", "crawl stopped")
-                while True:  # the request before may have gone out late: the gap counts from then
-                    with self._lock:
-                        now = time.monotonic()
-                        ready = h.last_sent + h.delay
-                        if now >= ready:
-                            h.next_start = max(h.next_start, now + h.delay)
-                            break
-                    if self.stop.wait(ready - now):
-                        raise FetchError("stopped", "crawl stopped")
-            yield lambda: self._sent(h)
-        finally:
-            h.slots.release()
+    def slot(self, host: str) -> "_Slot":
+        """Wait for the host's turn (``with gate.slot(host) as sent:``); ``sent()`` is to be called
+        when the request goes out."""
+        return _Slot(self, self._host(host))
 
-    def _sent(self, h: _Host) -> None:
+    def _take(self, h: _Host) -> None:
         with self._lock:
-            h.last_sent = max(h.last_sent, time.monotonic())
+            while h.active >= self.per_host:
+                if self.stop.is_set():
+                    raise FetchError("stopped", "crawl stopped")
+                h.waiting += 1
+                try:
+                    self._freed.wait(0.2)
+                finally:
+                    h.waiting -= 1
+            h.active += 1
+
+    def _give(self, h: _Host) -> None:
+        with self._lock:
+            h.active -= 1
+            if h.waiting:
+                self._freed.notify_all()  # (the waiters of other hosts wait again)
+
+    def _wait_turn(self, h: _Host) -> None:
+        """The host's delay since the request before it went out (and since the last turn given)."""
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, h.next_start)
+            h.next_start = start + h.delay
+        if start > now and self.stop.wait(start - now):
+            raise FetchError("stopped", "crawl stopped")
+        while True:  # the request before may have gone out late: the gap counts from then
+            with self._lock:
+                now = time.monotonic()
+                ready = h.last_sent + h.delay
+                if now >= ready:
+                    h.next_start = max(h.next_start, now + h.delay)
+                    return
+            if self.stop.wait(ready - now):
+                raise FetchError("stopped", "crawl stopped")
+
+
+class _Slot:
+    """One request's turn at a host (a plain class: a generator-based context manager cost more
+    than the rest of the gate on a crawl without delay)."""
+
+    __slots__ = ("_gate", "_host")
+
+    def __init__(self, gate: HostGate, host: _Host):
+        self._gate = gate
+        self._host = host
+
+    def __enter__(self):
+        gate, h = self._gate, self._host
+        gate._take(h)
+        if h.delay > 0:
+            try:
+                gate._wait_turn(h)
+            except BaseException:
+                gate._give(h)
+                raise
+        return h.sent
+
+    def __exit__(self, *exc) -> None:
+        self._gate._give(self._host)
