@@ -119,3 +119,24 @@ def test_fetch_threads_only_fetch_and_one_thread_parses(tmp_path, monkeypatch):
     fetchers = seen["page"] | seen["image"]
     assert fetchers and all(name.startswith("xnews-crawl-") and name[len("xnews-crawl-"):].isdigit()
                             for name in fetchers)
+
+
+def test_the_last_batch_is_written_without_waiting_for_company(tmp_path, monkeypatch):
+    """Once every other page is over nothing more can join the pipeline's batch: the crawl hurries it
+    instead of letting it wait out its gathering time (here an hour)."""
+    from xnews_gui.crawl import pipeline
+
+    monkeypatch.setattr(pipeline, "GATHER_S", 3600.0)
+    routes = {"/": list_page([f"/a{n}.htm" for n in range(10)])}
+    routes.update({f"/a{n}.htm": _article(n) for n in range(10)})
+    sink = MemorySink()
+    summaries = []
+    with Site(routes) as site:
+        crawler = Crawler(make_profile(site.url + "/", concurrency=4), sink, state_dir=tmp_path,
+                          options=CrawlOptions(fetch_images=False))
+        run = threading.Thread(target=lambda: summaries.append(crawler.run()), daemon=True)
+        run.start()
+        run.join(timeout=60)
+        assert not run.is_alive(), "the last batch waits out its gathering time"
+    assert summaries and summaries[0]["status"] == "finished" and summaries[0]["articles"] == 10
+    assert len(sink.articles) == 10

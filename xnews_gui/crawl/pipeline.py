@@ -5,7 +5,8 @@ this stage's queue: extracted articles, page-log rows, extraction failures and i
 records. One thread takes what is queued (up to ``BATCH`` articles, waiting at most
 ``GATHER_S`` for company), classifies the articles of the batch in one call
 (``predict_many``) and hands the whole batch to the sink in one call
-(``write_batch``: one transaction). Only then is each article's page reported back
+(``write_batch``: one transaction); ``hurry()`` ends a gather at once when the crawl knows that
+nothing more is coming for now. Only then is each article's page reported back
 (``on_stored``): the engine marks a page done once its article is stored, so a
 ``kill -9`` loses nothing. The sink is only ever called from this thread.
 """
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 64
 GATHER_S = 0.05
+_HURRY = ("hurry", None)
 
 
 @dataclass(slots=True)
@@ -102,6 +104,7 @@ class ItemPipeline:
         # only articles are bounded (they are big; and the stage itself queues page rows)
         self._article_slots = threading.Semaphore(max_articles_queued)
         self._q: queue.SimpleQueue = queue.SimpleQueue()  # C: ~0.3 us a put and get, queue.Queue ~7
+        self._hurried = False  # a hurry is queued and not taken yet
         self._thread = threading.Thread(target=self._run, name="xnews-crawl-pipeline", daemon=True)
 
     def start(self) -> None:
@@ -121,6 +124,13 @@ class ItemPipeline:
     def image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0, error: str = "") -> None:
         self._q.put(("image", (url, sha256, content_type, size, error)))
 
+    def hurry(self) -> None:
+        """Nothing more is coming for now (the crawl's other pages are over): write what is queued
+        without waiting ``GATHER_S`` for company. Cheap to call often."""
+        if not self._hurried:
+            self._hurried = True
+            self._q.put(_HURRY)
+
     def close(self) -> None:
         """Finish what is queued, then end the stage."""
         self._q.put(None)
@@ -137,6 +147,9 @@ class ItemPipeline:
                 if entry is None:
                     closing = True
                     break
+                if entry is _HURRY:
+                    self._hurried = False
+                    break
                 batch[entry[0]].append(entry[1])
                 if len(batch["article"]) >= BATCH:
                     break
@@ -144,6 +157,8 @@ class ItemPipeline:
                     entry = self._q.get(timeout=max(0.0, until - time.monotonic()))
                 except queue.Empty:
                     break
+            if not any(batch.values()):
+                continue
             try:
                 self._process(batch)
             except Exception as exc:  # a bug must not stop the stage; record it

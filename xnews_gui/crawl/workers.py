@@ -96,6 +96,8 @@ class Workers:
                 if self._busy == 0:  # empty frontier, nobody working: the crawl is over
                     self._cond.notify_all()
                     return None
+                if not self._open and not self._jobs:  # what is left is in the pipeline: nothing more comes
+                    self.pipeline.hurry()
                 self._cond.wait(0.25)
 
     def _worker(self) -> None:
