@@ -9,7 +9,8 @@ import sys
 from ..conftest import REPO
 
 # imported by the code that needs them, not at start-up
-LATER = ("feedparser",)  # feeds: only profiles that discover pages through feeds
+LATER = ("feedparser", "xnews_gui.crawl.discovery", "xnews_gui.crawl.sitemaps")  # only profiles that discover
+# pages through sitemaps or feeds use them
 
 
 def test_the_crawl_path_does_not_import_what_only_some_profiles_or_commands_use():

@@ -19,7 +19,6 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 
-from ..core.links import article_url  # noqa: F401 - the crawl's queueing imports it from here
 from .feeds import FeedError, find_feeds, parse_feed
 from .fetcher import FetchError, Fetcher
 from .sitemaps import SitemapError, parse_sitemap

@@ -12,8 +12,8 @@ import logging
 import threading
 from datetime import datetime, timezone
 
+from ..core.links import article_url
 from ..core.urls import UrlError, canonical
-from .discovery import Discoverer, article_url
 from .fetcher import FetchError
 from .frontier import Request
 from .sink import known_urls
@@ -118,6 +118,8 @@ class Queuer:
         last = c.state.get("discovered_at") if c.options.incremental else ""
         since = datetime.fromisoformat(last) if last else None
         d = c.downloader
+        from .discovery import Discoverer  # sitemaps and feeds: only profiles that list them import it
+
         finder = Discoverer(d.fetcher, gate=d.gate, check=d.check, ready=self._wait_unpaused,
                             on_error=lambda url, message: c._error(url, "discovery", message))
         batch: list = []
