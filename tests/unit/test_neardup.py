@@ -205,6 +205,7 @@ def test_a_batch_gets_the_signatures_of_its_texts_one_at_a_time(monkeypatch):
              texts[4], " ".join(texts[5].split()[:27]), " ".join(texts[5].split()[:26]), None, texts[6], texts[7]]
     expected = [_reference_signature(text or "") for text in batch]
     assert sum(e is None for e in expected) == 4 and expected[7] is not None
+    monkeypatch.setattr(neardup, "BATCH", 4)  # a longer list is signed 4 texts at a time
     for cut in (1, 2, 5, len(batch)):
         got = [sig for k in range(0, len(batch), cut) for sig in neardup.signatures(batch[k:k + cut])]
         for sig, want in zip(got, expected):

@@ -27,6 +27,7 @@ PERMUTATIONS = 128
 MIN_CONTAINMENT = 0.5  # both chosen on the benchmark's pairs (see README, "Duplicates"): containment
 MIN_JACCARD = 0.3  # forgives added boilerplate; the Jaccard floor stops a short text "contained" in a template
 MIN_SHINGLES = 25  # shorter texts get no signature: too little to tell stories apart
+BATCH = 64  # texts signed together by ``signatures``
 _PRIME = np.uint64((1 << 31) - 1)
 _rng = np.random.RandomState(20261201)  # fixed: signatures stored in the database must stay comparable
 _A = _rng.randint(1, (1 << 31) - 1, size=PERMUTATIONS).astype(np.uint64)
@@ -47,7 +48,9 @@ def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
 
 def signatures(texts: list[str]) -> list[tuple[np.ndarray, int] | None]:
     """``[signature(text) for text in texts]``, the numpy work done for the whole batch at once
-    (a numpy call costs microseconds; an article has ~800 shingles)."""
+    (a numpy call costs microseconds; an article has ~800 shingles), ``BATCH`` texts at a time."""
+    if len(texts) > BATCH:  # the batch's arrays stay a few MiB
+        return [sig for start in range(0, len(texts), BATCH) for sig in signatures(texts[start:start + BATCH])]
     # words(text) are the [^\W_]+ runs of fold(text), which never span whitespace, and folding a
     # token at a time is folding the text (see ``core.text.fold``): each piece of the UTF-8 text
     # between ASCII whitespace (``core.text.utf8``) has its word ids looked up once (cached), and

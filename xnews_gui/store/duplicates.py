@@ -157,8 +157,9 @@ class Duplicates:
             if not rows:
                 break
             try:
-                updates = [(*index.group(article_id, neardup.signature(body or "")), article_id)
-                           for article_id, body in rows]
+                signatures = neardup.signatures([body or "" for _, body in rows])
+                updates = [(*index.group(article_id, sig), article_id)
+                           for (article_id, _), sig in zip(rows, signatures)]
                 with self.writing() as db:
                     db.connection().executemany(
                         "UPDATE article SET dup_sig = ?, dup_size = ?, dup_group = ? WHERE id = ?", updates)

@@ -90,8 +90,9 @@ class StoreSink:
         """Each article's near-duplicate signature (None for a skipped topic), taken before the
         transaction; None when signing fails (the articles are grouped after the commit instead)."""
         try:
-            return [None if category is not None and category in self.skip_categories
-                    else neardup.signature(article.body_text or "") for article, category, _, _ in articles]
+            signed = [category is None or category not in self.skip_categories for _, category, _, _ in articles]
+            found = iter(neardup.signatures([row[0].body_text or "" for row, sign in zip(articles, signed) if sign]))
+            return [next(found) if sign else None for sign in signed]
         except Exception:  # grouping is a convenience: never lose a crawl over it
             log.exception("signing near-duplicates failed")
             return None
