@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from charset_normalizer import from_bytes
 
+from .text import has_c1_utf8
+
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I
 )
@@ -155,7 +157,6 @@ def _nfc(text: str) -> str:
 # ASCII without the control characters core.text strips (C0 but TAB, LF and CR; DEL)
 _ASCII_TEXT = bytes(b for b in range(0x80) if 0x20 <= b < 0x7F or b in (0x09, 0x0A, 0x0D))
 _ASCII_CONTROLS = tuple(bytes([b]) for b in range(0x80) if bytes([b]) not in _ASCII_TEXT)
-_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 
 
 def _other_controls(data: bytes) -> bool:
@@ -163,14 +164,7 @@ def _other_controls(data: bytes) -> bool:
     expression costs ~40 instructions per byte): from one lead byte 0xC2 to the next (nbsp, ©, °)."""
     if b"\xef" in data and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data):
         return True
-    at = data.find(b"\xc2")
-    for _ in range(32):
-        if at < 0:
-            return False
-        if 0x80 <= data[at + 1] <= 0x9F:  # valid UTF-8: a continuation byte follows \xc2
-            return True
-        at = data.find(b"\xc2", at + 2)
-    return at >= 0 and _C1_UTF8.search(data, at) is not None  # many: the regular expression takes the rest
+    return has_c1_utf8(data)
 
 
 def _nfc_utf8(text: str, data: bytes, strict: bool) -> tuple[str, bool]:

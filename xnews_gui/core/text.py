@@ -260,7 +260,7 @@ def _holds_controls(text: str) -> bool:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
         return True
-    return any(byte in data for byte in _C0_BYTES) or (b"\xc2" in data and _has_c1(data)) \
+    return any(byte in data for byte in _C0_BYTES) or (b"\xc2" in data and has_c1_utf8(data)) \
         or (b"\xef" in data and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data))
 
 
@@ -291,7 +291,7 @@ _C0_BYTES = tuple(bytes([b]) for b in (*range(0x20), 0x7F) if b not in (0x09, 0x
 _C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 
 
-def _has_c1(data: bytes) -> bool:
+def has_c1_utf8(data: bytes) -> bool:
     """A C1 control in UTF-8 bytes: memchr from one lead byte 0xC2 to the next (nbsp, ©, ° ...)."""
     at = data.find(b"\xc2")
     for _ in range(32):
@@ -318,7 +318,7 @@ def strip_control_chars_html_utf8(html: str, utf8: bytes | None = None,
         data = b""
     if not data or not (clean and utf8 is not None) and (
             any(byte in data for byte in _C0_BYTES)
-            or (b"\xc2" in data and _has_c1(data))
+            or (b"\xc2" in data and has_c1_utf8(data))
             or (b"\xef" in data and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data))):
         html = strip_control_chars_html(html)
         return html, html.encode("utf-8")
