@@ -40,6 +40,22 @@ def test_articles_are_unique_by_canonical_url_and_content(store):
     assert store.is_known("http://EXAMPLE.com/a/b.htm")
 
 
+def test_known_urls_answers_as_is_known_over_many_chunks(store):
+    stored = [f"http://e.com/s{i}.htm" for i in range(0, 1200, 7)]
+    for i, url in enumerate(stored):
+        store.store_article(art(url, body=f"Bài số {i}."), "p")
+    skipped = [f"http://e.com/k{i}.htm" for i in range(0, 1200, 11)]
+    for url in skipped:
+        store.mark_skipped(url, "topic")
+    for i in range(0, 1200, 13):  # pages fetched but neither stored nor skipped are not known
+        store.record_page(f"http://e.com/p{i}.htm", 200, kind="article")
+    asked = [f"http://e.com/{c}{i}.htm" for i in range(1200) for c in "skp"] + stored[:5]  # 3,605 URLs
+    known = store.known_urls(asked)
+    assert known == set(stored) | set(skipped)
+    assert known == {u for u in asked if store.is_known(u)}
+    assert store.known_urls([]) == set()
+
+
 def test_full_text_search_with_and_without_diacritics(store):
     store.store_article(art("http://e.com/1.htm"), "p")
     store.store_article(art("http://e.com/2.htm", title="Giá vàng tăng mạnh", body="Thị trường vàng sôi động."), "p")
