@@ -6,7 +6,9 @@ records. One thread takes what is queued (up to ``BATCH`` articles, waiting at m
 ``GATHER_S`` for company), classifies the articles of the batch in one call
 (``predict_many``) and hands the whole batch to the sink in one call
 (``write_batch``: one transaction); ``hurry()`` ends a gather at once when the crawl knows that
-nothing more is coming for now. Only then is each article's page reported back
+nothing more is coming for now. The thread sleeps through its gather: what is queued wakes
+it only when it was idle, when the batch is full, or for a hurry or the close (waking it for
+each article had the interpreter lock change hands twice per article). Only then is each article's page reported back
 (``on_stored``): the engine marks a page done once its article is stored, so a
 ``kill -9`` loses nothing. The sink is only ever called from this thread.
 """
@@ -14,9 +16,9 @@ nothing more is coming for now. Only then is each article's page reported back
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
@@ -26,7 +28,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 64
 GATHER_S = 0.05
-_HURRY = ("hurry", None)
+_BUSY, _ANY, _FULL = "busy", "any entry", "a full batch"  # what the stage's thread waits for
 
 
 @dataclass(slots=True)
@@ -103,8 +105,12 @@ class ItemPipeline:
         self.on_error = on_error
         # only articles are bounded (they are big; and the stage itself queues page rows)
         self._article_slots = threading.Semaphore(max_articles_queued)
-        self._q: queue.SimpleQueue = queue.SimpleQueue()  # C: ~0.3 us a put and get, queue.Queue ~7
-        self._hurried = False  # a hurry is queued and not taken yet
+        self._cond = threading.Condition(threading.Lock())
+        self._entries: deque = deque()  # (kind, row) in the order queued
+        self._articles = 0  # articles among the entries
+        self._waiting = _BUSY  # what the stage's thread waits for (under _cond)
+        self._hurried = False
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="xnews-crawl-pipeline", daemon=True)
 
     def start(self) -> None:
@@ -113,59 +119,55 @@ class ItemPipeline:
     def article(self, item: PageItem) -> None:
         """Queue an extracted article (blocks while the stage is behind: back-pressure)."""
         self._article_slots.acquire()
-        self._q.put(("article", item))
+        with self._cond:
+            self._entries.append(("article", item))
+            self._articles += 1
+            if self._waiting is _ANY or (self._waiting is _FULL and self._articles >= BATCH):
+                self._cond.notify()
 
     def page(self, url, status, encoding="", content_type="", raw_path="", kind="", error="") -> None:
-        self._q.put(("page", (url, status, encoding, content_type, raw_path, kind, error)))
+        self._put(("page", (url, status, encoding, content_type, raw_path, kind, error)))
 
     def failure(self, url: str, reason: str) -> None:
-        self._q.put(("failure", (url, reason)))
+        self._put(("failure", (url, reason)))
 
     def image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0, error: str = "") -> None:
-        self._q.put(("image", (url, sha256, content_type, size, error)))
+        self._put(("image", (url, sha256, content_type, size, error)))
+
+    def _put(self, entry: tuple) -> None:
+        with self._cond:
+            self._entries.append(entry)
+            if self._waiting is _ANY:  # it starts its gather
+                self._cond.notify()
 
     def hurry(self) -> None:
         """Nothing more is coming for now (the crawl's other pages are over): write what is queued
         without waiting ``GATHER_S`` for company. Cheap to call often."""
         if not self._hurried:
-            self._hurried = True
-            self._q.put(_HURRY)
+            with self._cond:
+                self._hurried = True
+                self._cond.notify()
 
     def close(self) -> None:
         """Finish what is queued, then end the stage."""
-        self._q.put(None)
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
         self._thread.join()
 
     # --- the stage's thread ----------------------------------------------------------
     def _run(self) -> None:
-        closing = False
-        while not closing:
-            batch: dict[str, list] = {"article": [], "page": [], "failure": [], "image": []}
-            entry = self._q.get()
-            until = time.monotonic() + GATHER_S
-            while True:
-                if entry is None:
-                    closing = True
-                    break
-                if entry is _HURRY:
-                    self._hurried = False
-                    break
-                batch[entry[0]].append(entry[1])
-                if len(batch["article"]) >= BATCH:
-                    break
-                try:
-                    entry = self._q.get(timeout=max(0.0, until - time.monotonic()))
-                except queue.Empty:
-                    break
-            if not any(batch.values()):
-                continue
+        while True:
+            batch = self._gather()
+            if batch is None:
+                break
             try:
                 self._process(batch)
             except Exception as exc:  # a bug must not stop the stage; record it
                 log.exception("crawl pipeline failure")
                 for item in batch["article"]:
                     self._over(item, exc)
-                    self._article_slots.release()
+                self._article_slots.release(len(batch["article"]))
         for name in ("flush", "release"):  # release: this thread is done with the sink
             call = getattr(self.sink, name, None)
             if call is not None:
@@ -174,6 +176,33 @@ class ItemPipeline:
                 except Exception as exc:
                     log.exception("crawl pipeline: sink.%s failed", name)
                     self.on_error("", "store", f"{exc.__class__.__name__}: {exc}")
+
+    def _gather(self) -> dict[str, list] | None:
+        """The next batch: what is queued once ``BATCH`` articles are, ``GATHER_S`` after the first
+        entry, at a hurry or at the close; None when closed and all is taken."""
+        with self._cond:
+            while not self._entries:
+                if self._closed:
+                    return None
+                self._hurried = False  # nothing was waiting for it
+                self._waiting = _ANY
+                self._cond.wait()
+            until = time.monotonic() + GATHER_S
+            self._waiting = _FULL
+            while self._articles < BATCH and not self._hurried and not self._closed:
+                left = until - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            self._waiting = _BUSY
+            self._hurried = False
+            batch: dict[str, list] = {"article": [], "page": [], "failure": [], "image": []}
+            entries, articles = self._entries, batch["article"]
+            while entries and len(articles) < BATCH:
+                kind, row = entries.popleft()
+                batch[kind].append(row)
+            self._articles -= len(articles)
+        return batch
 
     def _process(self, batch: dict[str, list]) -> None:
         items = batch["article"]
@@ -184,7 +213,8 @@ class ItemPipeline:
         outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"])
         for item, outcome in zip(items, outcomes):
             self._over(item, outcome)
-            self._article_slots.release()
+        if items:
+            self._article_slots.release(len(items))
 
     def _over(self, item: PageItem, outcome) -> None:
         try:

@@ -80,7 +80,7 @@ class Queuer:
                         dropped += 1
                         continue
                     self._queue(Request(link, "list", depth, req.url, anchor, score), warnings)
-            c._cond.notify_all()
+            c._work_queued()
         c.stats_.add(known_skipped=known, dropped_by_depth=dropped)
         for message in warnings:
             c._emit("log", {"message": f"WARNING: {message}", "warning": True})

@@ -14,7 +14,10 @@ At most ``2 * concurrency - 1`` pages are between their pop and the end of their
 with the parser (Scrapy's CONCURRENT_REQUESTS also counts requests in the downloader, not
 pages being parsed), so the server's latency stays hidden while the parser catches up.
 At concurrency 1 the fetch thread waits for each page's parsing: the scheduler's exact
-order. Mixed into ``engine.Crawler``, which provides ``_cond``, ``_stop``, ``_paused``,
+order. A freed slot wakes a waiting fetch thread only when the running ones would leave
+``refill`` slots unused (they take a free slot each as they come back): when the parser is
+the bottleneck, one woken thread fetches several pages in turn instead of each page waking
+a thread (each wake hands the interpreter lock over, on one core a context switch). Mixed into ``engine.Crawler``, which provides ``_cond``, ``_stop``, ``_paused``,
 ``scheduler``, ``max_pages``, ``_fetch(request)`` (``PARSING`` when it queued the page, else whether the page was handed
 over), ``_handle(request, result)`` and ``_error``.
 """
@@ -38,6 +41,10 @@ class Workers:
         self._busy = 0  # pages popped and not over yet (fetching, parsing, in a job or in the pipeline)
         self._open = 0  # pages popped and not parsed yet: at most ``_max_open``
         self._max_open = 2 * self.concurrency - 1  # requests in flight + pages waiting for the parser
+        self._refill = max(1, self.concurrency // 4)  # unused slots that wake a waiting fetch thread
+        self._alive = 0  # fetch threads not ended
+        self._idle = 0  # fetch threads waiting in _next
+        self._woken = 0  # of them, woken and not running yet
         self._started_pages = 0
         # fetched pages wait here for the parse thread (bounded by ``_max_open``)
         self._fetched: queue.SimpleQueue = queue.SimpleQueue()
@@ -75,11 +82,8 @@ class Workers:
                     return self._jobs.popleft()
                 if self._stop.is_set():
                     return None
-                if self._paused:
-                    self._cond.wait(0.25)
-                    continue
-                if self._open >= self._max_open:
-                    self._cond.wait(0.25)
+                if self._paused or self._open >= self._max_open:
+                    self._wait()
                     continue
                 if self.max_pages and self._started_pages >= self.max_pages:
                     # no more pops; the pages in flight are fetched and stored (no stop: it would cut them)
@@ -98,7 +102,34 @@ class Workers:
                     return None
                 if not self._open and not self._jobs:  # what is left is in the pipeline: nothing more comes
                     self.pipeline.hurry()
-                self._cond.wait(0.25)
+                self._wait()
+
+    def _wait(self) -> None:
+        """Under ``_cond``: a fetch thread waits for work (at most 0.25 s)."""
+        self._idle += 1
+        try:
+            self._cond.wait(0.25)
+        finally:
+            self._idle -= 1
+            if self._woken:  # (a timed-out waiter may take a wake meant for another: never below 0)
+                self._woken -= 1
+
+    def _wake(self, n: int = 1) -> None:
+        """Under ``_cond``: wake up to ``n`` waiting fetch threads."""
+        n = min(n, self._idle - self._woken)
+        if n > 0:
+            self._woken += n
+            self._cond.notify(n)
+
+    def _spare_slots(self) -> int:
+        """Under ``_cond``: free slots beyond the one each running fetch thread takes when it comes back."""
+        return self._max_open - self._open - (self._alive - self._idle + self._woken)
+
+    def _work_queued(self) -> None:
+        """Under ``_cond``: requests were queued; wake the waiting fetch threads that can take them."""
+        spare = self._spare_slots()
+        if spare >= self._refill:
+            self._wake(min(spare, len(self.scheduler)))
 
     def _worker(self) -> None:
         try:
@@ -156,18 +187,19 @@ class Workers:
             self._open -= 1
             if not handed_over:  # else the pipeline or a job ends it
                 self._busy -= 1
-            # one fetch thread may take the freed slot; all of them when nothing is left in progress
-            # (the crawl may be over). Waking all 16 for each page had them queue for the
-            # interpreter lock only to wait again.
+            # all fetch threads when nothing is left in progress (the crawl may be over); one when
+            # nothing is open (the frontier may be empty: it hurries the pipeline), or when the
+            # running ones leave ``_refill`` slots unused. Waking one for each page had the parse
+            # thread hand the interpreter lock to a fetch thread for each page.
             if self._busy == 0:
                 self._cond.notify_all()
-            else:
-                self._cond.notify()
+            elif not self._open or self._spare_slots() >= self._refill:
+                self._wake()
 
     def _add_job(self, job) -> None:
         with self._cond:
             self._jobs.append(job)
-            self._cond.notify()
+            self._wake()
 
     def _page_over(self) -> None:
         with self._cond:
