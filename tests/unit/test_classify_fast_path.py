@@ -23,7 +23,7 @@ from xnews_gui.classify import TopicClassifier, code_table, syllable_ids
 from xnews_gui.classify.domain import out_of_domain
 from xnews_gui.core.extract import extract
 from xnews_gui.core.profile import Profile
-from xnews_gui.core.text import fold, phrases, segmented_phrases, token_phrases, tokens
+from xnews_gui.core.text import fold, joined_pieces, phrases, pieces, segmented_phrases, token_phrases, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 VNTC = ROOT / ".." / "shared" / "data" / "vntc" / "sample" / "Test_Full"
@@ -176,6 +176,22 @@ def test_documents_cut_into_chunks_differently_get_the_same_answers(model, monke
     monkeypatch.setattr(syllable_ids, "CHUNK_IDS", chunk_ids)
     assert [(p.label, p.confidence, p.reason) for p in model.predict_many(texts)] \
         == [(p.label, p.confidence, p.reason) for p in whole]
+
+
+def test_texts_given_as_pieces_get_the_same_answers(model):
+    """The crawl cuts title, summary and body once (``core.text.pieces``, the body's pieces shared
+    with the near-duplicate signature) and passes the pieces: the same predictions as the texts."""
+    parts = [(a, b, c) for a, b, c in zip(EDGE_CASES, EDGE_CASES[3:] + EDGE_CASES[:3], EDGE_CASES[::-1])]
+    parts += [("", "", "Hà Nội\n" * 30), ("Tin", None, None), (None, "  ", "việt " * 40), ("a\n", "\n", "\nb " * 30),
+              (None, None, None), ("Hà Nội", "", " ")]
+    texts = ["\n".join(filter(None, p)) for p in parts]
+    cut = [joined_pieces(p, pieces(p[-1] or "")) for p in parts]
+    assert cut == [pieces(t) for t in texts]
+    assert model.predict_many(texts, pieces=cut) == model.predict_many(texts)
+    assert [(p.label, p.reason) for p in model.predict_many(texts, pieces=cut)] \
+        == [(label, reason) for label, _, reason in reference_predictions(model, texts)]
+    with pytest.raises(ValueError):
+        model.predict_many(texts, pieces=cut[1:])
 
 
 def test_a_full_token_cache_changes_nothing(model, monkeypatch):

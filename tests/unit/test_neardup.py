@@ -211,3 +211,20 @@ def test_a_batch_gets_the_signatures_of_its_texts_one_at_a_time(monkeypatch):
         for sig, want in zip(got, expected):
             assert (sig is None and want is None) or (sig[1] == want[1] and np.array_equal(sig[0], want[0]))
     assert neardup.signatures([]) == []
+
+
+def test_a_batch_given_its_pieces_gets_the_same_signatures():
+    """The crawl cuts each body once (``core.text.pieces``: line breaks become pieces of their own)
+    and hands the pieces to the classifier and to ``signatures``: the same values as from the text."""
+    from xnews_gui.core.text import pieces
+
+    texts = vntc("Khoa hoc", 3) + vntc("Doi song", 3)
+    batch = [texts[0], "", "Tin ngắn: bão số 5", texts[1] + "\n\n" + texts[2], "\n".join([texts[3], "q" * 70, texts[4]]),
+             "a\nb\r\nc \n" + texts[5].replace(" ", "\n"), texts[5]]
+    expected = [_reference_signature(text) for text in batch]
+    got = neardup.signatures(batch, pieces=[pieces(text) for text in batch])
+    for sig, want in zip(got, expected):
+        assert (sig is None and want is None) or (sig[1] == want[1] and np.array_equal(sig[0], want[0]))
+    assert [s is None for s in got] == [False, True, True, False, False, False, False]
+    with pytest.raises(ValueError):
+        neardup.signatures(batch, pieces=[])

@@ -105,11 +105,15 @@ class TopicClassifier:
     def predict(self, text: str) -> Prediction:
         return self.predict_many([text])[0]
 
-    def predict_many(self, texts: Sequence[str], guard: bool = True) -> list[Prediction]:
-        """One ``Prediction`` per text; with ``guard``, out-of-domain texts get no label."""
+    def predict_many(self, texts: Sequence[str], guard: bool = True,
+                     pieces: Sequence[list[bytes]] | None = None) -> list[Prediction]:
+        """One ``Prediction`` per text; with ``guard``, out-of-domain texts get no label. ``pieces``:
+        each text's ``core.text.pieces`` when the caller has them already (they are not cut again)."""
         if not len(texts):
             return []
-        probs, reasons = self._probabilities(texts, guard)
+        if pieces is not None and len(pieces) != len(texts):
+            raise ValueError(f"{len(pieces)} texts' pieces for {len(texts)} texts")
+        probs, reasons = self._probabilities(texts, guard, pieces)
         best = probs.argmax(axis=1).tolist()
         confidences = probs[np.arange(len(best)), best].tolist()
         out = []
@@ -138,7 +142,8 @@ class TopicClassifier:
 
         return bool(self.train_keys.size) and bool(np.isin(np.uint64(text_key(text)), self.train_keys))
 
-    def _probabilities(self, texts: Sequence[str], guard: bool) -> tuple[np.ndarray, list[str] | None]:
+    def _probabilities(self, texts: Sequence[str], guard: bool,
+                       pieces: Sequence[list[bytes]] | None = None) -> tuple[np.ndarray, list[str] | None]:
         """Class probabilities of each text, and with ``guard`` why each is out of the domain ('' if not)."""
         syllables = self._syllables
         if self.features["segment"]:  # pyvi words: the words of each text as strings, then their ids
@@ -146,7 +151,8 @@ class TopicClassifier:
             reasons = [out_of_domain(list(chain.from_iterable(g))) for g in groups] if guard else None
             streams = [syllables.words_stream(g) for g in groups]
         else:
-            streams, reasons = [syllables.stream(t) for t in texts], [] if guard else None
+            streams = [syllables.stream(t) for t in texts] if pieces is None else list(map(syllables.stream_of, pieces))
+            reasons = [] if guard else None
         parts = []
         for ids, rows, n_docs in syllables.chunks(streams):
             parts.append(self._proba(ids, rows, n_docs))

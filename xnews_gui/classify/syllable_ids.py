@@ -1,6 +1,6 @@
 """Texts -> the model's syllable ids, as ``core.text.phrases`` reads them, in a few C-level calls.
 
-A document's UTF-8 is split on ASCII whitespace (``core.text.utf8``), and each piece is looked up
+A document's UTF-8 is split on ASCII whitespace (``core.text.pieces``), and each piece is looked up
 in a bounded cache that holds its syllables' ids as packed int32 bytes, with a ``gap`` id wherever
 a phrase ends inside it; a piece is decoded, cut at any other whitespace, and its tokens are
 folded (``core.text.fold``) when first met. Joining those bytes gives
@@ -21,14 +21,12 @@ from array import array
 
 import numpy as np
 
-from ..core.text import NUMBER_TOKEN, fold, token_phrases, utf8
+from ..core.text import NUMBER_TOKEN, fold, pieces, token_phrases
 from .domain import MIN_SHARE, MIN_WORDS, SAMPLE_WORDS, syllable_verdict
 
 CHUNK_IDS = 16_384
 _GAP, _NUMBER, _FOREIGN, _NEUTRAL, _VIETNAMESE = range(5)  # kinds of ids; a word's is _NEUTRAL + its verdict
 _WORD_KINDS = [_FOREIGN, _NEUTRAL, _VIETNAMESE]
-# folded text: a line break ends a phrase; "\x00" is a break character to ``phrases`` and not whitespace
-_LINE_BREAK = b" \x00 "
 
 
 class SyllableIds:
@@ -54,10 +52,11 @@ class SyllableIds:
 
     def stream(self, text: str) -> bytes:
         """The packed int32 ids of one document, a gap at its phrase boundaries (possibly repeated)."""
-        data = utf8(text)
-        if b"\n" in data:
-            data = data.replace(b"\n", _LINE_BREAK)
-        return b"".join(map(self._tokens.__getitem__, data.split()))
+        return self.stream_of(pieces(text))
+
+    def stream_of(self, cut: list[bytes]) -> bytes:
+        """``stream`` of a document given as its ``core.text.pieces``."""
+        return b"".join(map(self._tokens.__getitem__, cut))
 
     def _encode_piece(self, piece: bytes) -> bytes:
         """A piece of the UTF-8 text between ASCII whitespace: its tokens' ids (other whitespace,

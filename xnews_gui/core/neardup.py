@@ -46,21 +46,25 @@ def signature(text: str, size: int = SHINGLE) -> tuple[np.ndarray, int] | None:
     return _signature_of_bytes(words(text or ""), size)
 
 
-def signatures(texts: list[str]) -> list[tuple[np.ndarray, int] | None]:
+def signatures(texts: list[str], pieces: list[list[bytes]] | None = None) -> list[tuple[np.ndarray, int] | None]:
     """``[signature(text) for text in texts]``, the numpy work done for the whole batch at once
-    (a numpy call costs microseconds; an article has ~800 shingles), ``BATCH`` texts at a time."""
+    (a numpy call costs microseconds; an article has ~800 shingles), ``BATCH`` texts at a time.
+    ``pieces``: each text's ``core.text.pieces`` when the caller has them already (not cut again)."""
+    if pieces is not None and len(pieces) != len(texts):
+        raise ValueError(f"{len(pieces)} texts' pieces for {len(texts)} texts")
     if len(texts) > BATCH:  # the batch's arrays stay a few MiB
-        return [sig for start in range(0, len(texts), BATCH) for sig in signatures(texts[start:start + BATCH])]
+        return [sig for start in range(0, len(texts), BATCH)
+                for sig in signatures(texts[start:start + BATCH], None if pieces is None else pieces[start:start + BATCH])]
     # words(text) are the [^\W_]+ runs of fold(text), which never span whitespace, and folding a
     # token at a time is folding the text (see ``core.text.fold``): each piece of the UTF-8 text
-    # between ASCII whitespace (``core.text.utf8``) has its word ids looked up once (cached), and
-    # a text's ids are one join of them
+    # between ASCII whitespace (``core.text.utf8``; ``pieces`` adds LINE_BREAK pieces, no word) has
+    # its word ids looked up once (cached), and a text's ids are one join of them
     vocabulary = _VOCABULARY
     lookup = vocabulary.tokens.__getitem__
     out: list[tuple[np.ndarray, int] | None] = [None] * len(texts)
     batch, streams = [], []
     for i, text in enumerate(texts):
-        stream = b"".join(map(lookup, utf8(text or "").split()))
+        stream = b"".join(map(lookup, utf8(text or "").split() if pieces is None else pieces[i]))
         if len(stream) >= 4 * (MIN_SHINGLES + SHINGLE - 1):  # shorter: too few shingles either way
             batch.append(i)
             streams.append(stream)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Sequence
 
 NUMBER_TOKEN = "0"
 
@@ -53,6 +54,30 @@ def utf8(text: str) -> bytes:
         return text.encode()
     except UnicodeEncodeError:
         return text.encode("utf-8", "surrogatepass")
+
+
+LINE_BREAK = b"\x00"  # the piece a line break becomes in ``pieces``: no word, no whitespace
+
+
+def pieces(text: str) -> list[bytes]:
+    """``utf8(text)`` cut at ASCII whitespace, each line break a ``LINE_BREAK`` piece of its own:
+    what the classifier (a line break ends a phrase) and the near-duplicate signature (no word in
+    it) read. A caller that gives both the same text cuts it once and passes the pieces to each."""
+    data = utf8(text)
+    if b"\n" in data:
+        data = data.replace(b"\n", b" \x00 ")
+    return data.split()
+
+
+def joined_pieces(lines: Sequence[str | None], last: list[bytes]) -> list[bytes]:
+    """``pieces("\\n".join(filter(None, lines)))`` when ``last`` is ``pieces(lines[-1])`` already."""
+    *head, tail = lines
+    out = pieces("\n".join(filter(None, head)))
+    if tail:
+        if any(head):
+            out.append(LINE_BREAK)
+        out += last
+    return out
 
 
 def fix_tone_mark(word: str) -> str:
