@@ -8,18 +8,21 @@ import time
 
 from .crawl_helpers import Site, html, list_page, make_profile
 
+from xnews_gui.core import text
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
 
 
 class _BatchModel:
     def __init__(self):
         self.batches: list[int] = []
+        self.cut: list[bool] = []
         self.threads: set[str] = set()
 
     def predict(self, text):
         raise AssertionError("the pipeline classifies in batches")
 
-    def predict_many(self, texts):
+    def predict_many(self, texts, pieces=None):
+        self.cut.append(pieces == [text.pieces(t) for t in texts])  # each text cut once, by the pipeline
         self.batches.append(len(texts))
         self.threads.add(threading.current_thread().name)
         return [("Thể thao" if "bóng" in t else "Kinh tế", 0.9) for t in texts]
@@ -47,7 +50,7 @@ def test_articles_are_classified_in_batches_by_a_model_loaded_in_the_background(
         summary = Crawler(make_profile(site.url + "/", concurrency=4), sink, state_dir=tmp_path,
                           options=CrawlOptions(fetch_images=False), classifier=loader).run()
     assert summary["articles"] == 40 and loads == [True]
-    assert sum(model.batches) == 40 and len(model.batches) < 40
+    assert sum(model.batches) == 40 and len(model.batches) < 40 and all(model.cut)
     assert model.threads == {"xnews-crawl-pipeline"}
     by_title = {a["article"].title: a["category"] for a in sink.articles}
     assert by_title["Bài 1"] == "Thể thao" and by_title["Bài 2"] == "Kinh tế"

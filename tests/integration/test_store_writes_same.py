@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from xnews_gui.core.extract import Article
+from xnews_gui.core.text import pieces
 from xnews_gui.store import Store
 from xnews_gui.store.sink import StoreSink
 
@@ -74,9 +75,10 @@ def _rows(store: Store) -> list[tuple]:
 SEARCHES = ("bóng đá", "kinh doanh", "dd", "Tin 1", "thêm", "sua", "Ngắn")
 
 
-def _store(path, batched: bool) -> tuple[list, list, dict]:
+def _store(path, batched: bool, cut: bool = False) -> tuple[list, list, dict]:
     """(answers, article rows, search results) of the batches written by the crawl's sink
-    (``batched``) or one article at a time, each batch then grouped (the sink's way before)."""
+    (``batched``; ``cut``: given each body's pieces, as the crawl's pipeline gives them) or one
+    article at a time, each batch then grouped (the sink's way before)."""
     store = Store.open(path)  # one open store at a time: peewee's models are bound to the last one
     sink = StoreSink(store, "site", skip_categories={"Giải trí"})
     # an article stored another way, waiting for its group
@@ -84,7 +86,9 @@ def _store(path, batched: bool) -> tuple[list, list, dict]:
     sink.start_run()
     answers = []
     for batch in _batches():
-        if batched:
+        if batched and cut:
+            answers.extend(sink.write_batch(batch, body_pieces=[pieces(row[0].body_text or "") for row in batch]))
+        elif batched:
             answers.extend(sink.write_batch(batch))
         else:
             answers.extend(sink._store_one(*row) for row in batch)
@@ -103,6 +107,10 @@ def test_batches_store_the_rows_and_groups_single_writes_do(tmp_path):
     assert len(rows) > 50 and None not in groups and len(set(groups)) < len(rows) - 10  # near-duplicates found
     assert sum(r[-3] is None for r in rows) >= 3  # short bodies: no signature
     assert found["kinh doanh"] and found["Tin 1"]
+
+
+def test_batches_given_their_bodies_cut_store_the_same_rows(tmp_path):
+    assert _store(tmp_path / "cut", batched=True, cut=True) == _store(tmp_path / "text", batched=True)
 
 
 def test_a_crawls_groups_are_the_groups_of_grouping_afterwards(tmp_path):

@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
+from ..core import text
 from .frontier import Request
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ class PageItem:
     section: str | None = None
     category: str | None = None
     confidence: float | None = None
+    body_pieces: list | None = None  # core.text.pieces of the body: cut once, read by classifier and signature
 
 
 class ModelSource:
@@ -85,10 +87,15 @@ def classify(model, items: list[PageItem], on_error: Callable[[str, str], None])
         item.category, item.confidence = item.section, None
     if model is None or not items:
         return
-    texts = ["\n".join(filter(None, (a.title, a.summary, a.body_text))) for a in (i.article for i in items)]
+    articles = [i.article for i in items]
+    texts = ["\n".join(filter(None, (a.title, a.summary, a.body_text))) for a in articles]
+    for item, a in zip(items, articles):  # each body cut once: the sink's signature reads it too
+        item.body_pieces = text.pieces(a.body_text or "")
     try:
         many = getattr(model, "predict_many", None)
-        predictions = many(texts) if many is not None else [model.predict(t) for t in texts]
+        predictions = many(texts, pieces=[text.joined_pieces((a.title, a.summary, a.body_text), i.body_pieces)
+                                          for a, i in zip(articles, items)]) \
+            if many is not None else [model.predict(t) for t in texts]
     except Exception as exc:
         on_error(items[0].url, f"{exc.__class__.__name__}: {exc}")
         return
@@ -210,7 +217,8 @@ class ItemPipeline:
             classify(self.model.get() if self.model.present else None, items,
                      lambda url, msg: self.on_error(url, "classifier", msg))
         rows = [(i.article, i.category, i.confidence, i.section) for i in items]
-        outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"])
+        body_pieces = [i.body_pieces for i in items] if any(i.body_pieces is not None for i in items) else None
+        outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"], body_pieces)
         for item, outcome in zip(items, outcomes):
             self._over(item, outcome)
         if items:
@@ -224,12 +232,15 @@ class ItemPipeline:
             self.on_error(item.req.url, "internal", f"{exc.__class__.__name__}: {exc}")
 
 
-def write(sink, articles: list, pages: list, failures: list, images: list) -> list:
+def write(sink, articles: list, pages: list, failures: list, images: list, body_pieces: list | None = None) -> list:
     """Everything of one batch to the sink: in one call when it has ``write_batch``, else one
-    call per row. Returns, per article, (id, created) or the exception storing it raised."""
+    call per row. Returns, per article, (id, created) or the exception storing it raised.
+    ``body_pieces``: each article's body as ``core.text.pieces`` (or None), for its signature."""
     batch = getattr(sink, "write_batch", None)
     if batch is not None:
         try:
+            if body_pieces is not None:
+                return list(batch(articles, pages, failures, images, body_pieces=body_pieces))
             return list(batch(articles, pages, failures, images))
         except Exception as exc:  # the transaction failed: nothing of it is stored
             return [exc] * len(articles)

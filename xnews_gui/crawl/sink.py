@@ -30,9 +30,10 @@ class Sink(Protocol):
                      error: str = "") -> None: ...
 
     # optional: known_urls(urls) -> set (batch is_known), flush(), release() (the writing thread ends),
-    # write_batch(articles, pages, failures, images) -> [(id, created) or the exception, per article]:
-    # everything of one pipeline batch in one call (one transaction); the rows are the arguments of
-    # store_article, record_page, record_failure and record_image. The crawler calls the sink's
+    # write_batch(articles, pages, failures, images, body_pieces=None) -> [(id, created) or the
+    # exception, per article]: everything of one pipeline batch in one call (one transaction); the rows
+    # are the arguments of store_article, record_page, record_failure and record_image (body_pieces:
+    # each article's body as core.text.pieces, cut once by the pipeline, or None). The crawler calls the sink's
     # writing methods from one thread only (its pipeline stage); known_urls from any worker.
 
 
@@ -40,7 +41,8 @@ class Sink(Protocol):
 class Classifier(Protocol):
     def predict(self, text: str) -> tuple[str, float]: ...
 
-    # optional: predict_many(texts) -> [(label, confidence), ...] (the pipeline classifies in batches),
+    # optional: predict_many(texts, pieces=None) -> [(label, confidence), ...] (the pipeline classifies
+    # in batches; pieces: each text as core.text.pieces, cut once for the classifier and the signature),
     # proba(text) -> {label: probability} (focused crawling)
 
 

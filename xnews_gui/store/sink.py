@@ -57,10 +57,11 @@ class StoreSink:
     def known_urls(self, urls) -> set[str]:
         return self.store.known_urls(urls)
 
-    def write_batch(self, articles, pages=(), failures=(), images=()) -> list:
+    def write_batch(self, articles, pages=(), failures=(), images=(), body_pieces=None) -> list:
         """One transaction: failures, image records, the articles (article, category, confidence,
         section_label) with their near-duplicate group, then the page-log rows. Returns per article
-        its (id, created) or the exception it raised; raises if the commit fails."""
+        its (id, created) or the exception it raised; raises if the commit fails. ``body_pieces``:
+        per article its body as ``core.text.pieces`` when the caller cut it already (or None)."""
         rows = [_page_row(*p) for p in pages]
         with self._lock:
             rows, self._pages = self._pages + rows, []
@@ -68,7 +69,7 @@ class StoreSink:
             self._tuned.done = True
             self.store.db.execute_sql(f"PRAGMA cache_size = -{_WRITER_CACHE_KIB}")
         articles = list(articles)
-        signatures = self._signatures(articles) if articles else None
+        signatures = self._signatures(articles, body_pieces) if articles else None
         out: list = []
         grouped = True
         with self.store.grouping_as_stored() if articles else _writing(self.store) as index:
@@ -86,12 +87,16 @@ class StoreSink:
             self.group_duplicates()
         return out
 
-    def _signatures(self, articles: list) -> list | None:
+    def _signatures(self, articles: list, body_pieces: list | None = None) -> list | None:
         """Each article's near-duplicate signature (None for a skipped topic), taken before the
         transaction; None when signing fails (the articles are grouped after the commit instead)."""
         try:
             signed = [category is None or category not in self.skip_categories for _, category, _, _ in articles]
-            found = iter(neardup.signatures([row[0].body_text or "" for row, sign in zip(articles, signed) if sign]))
+            texts = [row[0].body_text or "" for row, sign in zip(articles, signed) if sign]
+            cut = None
+            if body_pieces is not None and all(p is not None for p, sign in zip(body_pieces, signed) if sign):
+                cut = [p for p, sign in zip(body_pieces, signed) if sign]
+            found = iter(neardup.signatures(texts, pieces=cut))
             return [next(found) if sign else None for sign in signed]
         except Exception:  # grouping is a convenience: never lose a crawl over it
             log.exception("signing near-duplicates failed")
