@@ -6,6 +6,7 @@ import gzip
 import zlib
 
 import pytest
+import urllib3
 
 from .crawl_helpers import Site, html
 
@@ -94,3 +95,26 @@ def test_bodies_arrive_whole_plain_compressed_or_chunked_on_one_kept_alive_conne
         finally:
             fetcher.close()
     assert len(ports) == 10 and len(set(ports)) == 1  # one connection, kept alive: nothing read past a body
+
+
+def test_requests_go_out_as_urllib3s_pool_manager_sends_them():
+    """The fetcher hands a plain URL to its host's pool itself: same request targets and headers."""
+    tails = ["/a/b-1.htm", "/a?x=1&y=%2f", "/a?", "/a#frag", "/a//b", "/%zz", "/a%7e", "/a'b(c)*!$,+",
+             '/a"b<c>d', "/a|b{c}^d`e", "/a?x#y?z", "/a/./b", "/a/../b", "/đường", "", "?q=1"]
+    with Site({}) as site:
+        fetcher = Fetcher("XNews-test")
+        try:
+            for tail in tails:
+                with pytest.raises(FetchError):  # 404
+                    fetcher.get(site.url + tail, accept="any")
+        finally:
+            fetcher.close()
+        ours = site.log[:]
+        site.log.clear()
+        manager = urllib3.PoolManager(headers=fetcher._headers["any"])
+        for tail in tails:
+            manager.urlopen("GET", site.url + tail, redirect=False).release_conn()
+        manager.clear()
+        theirs = site.log[:]
+    assert [(path, headers) for _, path, headers in ours] == [(path, headers) for _, path, headers in theirs]
+    assert [path for _, path, _ in ours][:4] == ["/a/b-1.htm", "/a?x=1&y=%2F", "/a?", "/a"]

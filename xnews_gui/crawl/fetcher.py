@@ -14,6 +14,7 @@ type and total time; waits between retries that a stop cuts short; and ``interru
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 import urllib.request
@@ -25,6 +26,7 @@ from urllib.parse import urljoin, urlsplit
 import urllib3
 from urllib3.exceptions import (ConnectTimeoutError, DecodeError, HTTPError, LocationValueError, MaxRetryError,
                                 NewConnectionError, ProtocolError, ReadTimeoutError)
+from urllib3.util import parse_url
 
 from ..core.urls import is_allowed_scheme
 from .sockets import InFlight, pool_classes
@@ -35,6 +37,10 @@ RETRY_STATUSES = (429, 500, 502, 503, 504)
 ACCEPT = {"html": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
           "image": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9", "any": "*/*"}
 _CHUNK = 256 * 1024  # a read takes all a page has sent so far: each read is a trip through the GIL
+# An http(s) URL of printable ASCII with a plain host[:port]: (scheme, netloc, path, "?query"). Without dot
+# segments in its path, urllib3's request target for it is path + "?query" (tested against parse_url).
+_PLAIN_URL = re.compile(r"(https?)://([A-Za-z0-9.-]+(?::[0-9]{1,5})?)(/[^\x00-\x20\x7f\\?#]*)?"
+                        r"(\?[^\x00-\x20\x7f\\#]*)?(?:#[^\x00-\x20\x7f]*)?")
 
 
 class FetchError(Exception):
@@ -101,8 +107,10 @@ class Fetcher:
         self._in_flight = InFlight()
         headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate", "Accept-Language": "vi,en;q=0.8"}
         self._headers = {kind: {**headers, "Accept": accept} for kind, accept in ACCEPT.items()}  # per request kind
-        self._pools = urllib3.PoolManager(num_pools=max(10, pool_size), maxsize=pool_size, headers=headers)
+        self._num_pools = max(10, pool_size)
+        self._pools = urllib3.PoolManager(num_pools=self._num_pools, maxsize=pool_size, headers=headers)
         self._pools.pool_classes_by_scheme = pool_classes(self._in_flight)
+        self._host_pools: dict[tuple[str, str], object] = {}  # (scheme, netloc) -> the manager's pool for it
         # proxies from the environment, read once (a hot-path cost otherwise)
         self._proxies = {scheme: urllib3.ProxyManager(url, num_pools=10, maxsize=pool_size, headers=headers)
                          for scheme, url in urllib.request.getproxies().items() if scheme in ("http", "https")}
@@ -113,6 +121,7 @@ class Fetcher:
             backoff_factor=limits.backoff_s, backoff_max=limits.max_backoff_s, respect_retry_after_header=True)
 
     def close(self) -> None:
+        self._host_pools.clear()
         self._pools.clear()
         for manager in self._proxies.values():
             manager.clear()
@@ -222,6 +231,14 @@ class Fetcher:
             cookie = self.cookies.header_for(url) if self.cookies else ""
             if cookie:
                 headers = {**headers, "Cookie": cookie}
+            plain = plain_target(url) if manager is self._pools else None
+            if plain is not None:
+                # the host's pool directly: what PoolManager.urlopen does, without parsing the URL again
+                # and building the pool's key on every request
+                key, target = plain
+                return self._host_pool(url, key).urlopen(
+                    "GET", target, headers=headers, redirect=False, assert_same_host=False,
+                    retries=self._retry, preload_content=False, timeout=self._timeout)
             return manager.urlopen("GET", url, headers=headers,
                                    redirect=False, retries=self._retry, preload_content=False,
                                    timeout=self._timeout)
@@ -231,6 +248,16 @@ class Fetcher:
             raise FetchError("bad_url", f"invalid URL: {_short(exc)}") from None
         except (HTTPError, OSError) as exc:
             raise _failure(exc) from None
+
+    def _host_pool(self, url: str, key: tuple[str, str]):
+        pool = self._host_pools.get(key)
+        if pool is None:
+            parsed = parse_url(url)
+            pool = self._pools.connection_from_host(parsed.host, port=parsed.port, scheme=parsed.scheme)
+            if len(self._host_pools) >= self._num_pools:
+                self._host_pools.clear()  # as many as the manager keeps (it does not close those it drops)
+            self._host_pools[key] = pool
+        return pool
 
     def _read(self, resp, cap: int) -> bytes:
         """At most ``cap`` bytes of body (decoded: urllib3 inflates a bounded amount per read),
@@ -262,6 +289,18 @@ class Fetcher:
         except (ProtocolError, HTTPError, OSError) as exc:
             raise FetchError("connection", f"connection broken: {_short(exc)}") from None
         return b"".join(parts)
+
+
+def plain_target(url: str) -> tuple[tuple[str, str], str] | None:
+    """((scheme, netloc), request target) of a URL whose request target urllib3's ``PoolManager`` would
+    take unchanged from it (http(s), printable ASCII, a plain host[:port], no dot segment); else None."""
+    plain = _PLAIN_URL.fullmatch(url) if url.isascii() else None
+    if plain is None:
+        return None
+    scheme, netloc, path, query = plain.groups()
+    if path and "/." in path:
+        return None
+    return (scheme, netloc), (path or "/") + (query or "")
 
 
 def _failure(exc) -> FetchError:
