@@ -118,3 +118,24 @@ def test_requests_go_out_as_urllib3s_pool_manager_sends_them():
         theirs = site.log[:]
     assert [(path, headers) for _, path, headers in ours] == [(path, headers) for _, path, headers in theirs]
     assert [path for _, path, _ in ours][:4] == ["/a/b-1.htm", "/a?x=1&y=%2F", "/a?", "/a"]
+
+
+def test_a_body_shorter_than_its_content_length_is_a_broken_connection_not_a_page():
+    def short(h):
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.send_header("Content-Length", "100000")
+        h.end_headers()
+        h.wfile.write(b"<html><body>" + b"x" * 50000)
+        h.wfile.flush()
+        h.close_connection = True
+
+    with Site({"/short": short, "/whole": html("<p>whole</p>")}) as site:
+        fetcher = Fetcher("XNews-test", FetchLimits(retries=0))
+        try:
+            with pytest.raises(FetchError) as failed:
+                fetcher.get(site.url + "/short")
+            assert failed.value.kind == "connection"
+            assert fetcher.get(site.url + "/whole").body.endswith(b"<p>whole</p></body></html>")
+        finally:
+            fetcher.close()

@@ -278,6 +278,8 @@ class Fetcher:
                         raise FetchError("decompression_bomb", f"inflates past the {cap}-byte cap")
                     raise FetchError("too_large", f"body over the {cap}-byte cap")
                 parts.append(chunk)
+                if not encoded and resp.closed:  # its Content-Length read: no read only to be told so
+                    break
                 if time.monotonic() > deadline:
                     raise FetchError("too_slow", f"body not complete after {self.limits.total_timeout:g} s")
                 if self.stop.is_set():
