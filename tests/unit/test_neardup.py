@@ -141,6 +141,22 @@ def test_minima_are_exact_at_the_edges():
     assert np.array_equal(neardup._minima(np.array(edges, dtype=np.uint32)), np.zeros(neardup.PERMUTATIONS))
 
 
+def test_a_batchs_minima_are_each_texts_own_wherever_the_blocks_cut():
+    """The batch goes through the product in blocks of _COLUMNS shingles: texts shorter than a block,
+    longer than two, starting right at a block's first column or right after it, and one-shingle texts."""
+    rng = np.random.default_rng(3)
+    block = neardup._COLUMNS
+    for sizes in ([5, block - 5, 1, block, 2 * block + 1, 1, 1, 30], [block, block, 1], [1], [3 * block - 1, 2, 700]):
+        hashes = rng.integers(0, 1 << 31, sum(sizes)).astype(np.uint32)
+        starts = np.cumsum([0] + sizes[:-1]).tolist()
+        got = neardup._minima_of_texts(hashes, starts)
+        assert got.shape == (len(sizes), neardup.PERMUTATIONS)
+        for row, start, size in zip(got, starts, sizes):
+            assert np.array_equal(row, neardup._minima(hashes[start:start + size]))
+            if size <= 2:
+                assert np.array_equal(row, _exact_minima(hashes[start:start + size]))
+
+
 def test_best_match_through_fingerprints_picks_the_same_row():
     """Low-byte fingerprints only skip rows that cannot pass the Jaccard floor: the answer is the one of
     the full comparison, also when rows share every low byte with a story but not its minima."""
