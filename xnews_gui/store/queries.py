@@ -6,6 +6,7 @@ column plus the sort key), then loads the visible rows in small blocks by primar
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -28,6 +29,7 @@ ROW_COLUMNS = ("id", "profile", "title", "category", "confidence", "published", 
 # columns computed in SQL; "sources": how many stored articles tell the same story (1 = no duplicate)
 _COMPUTED = {"sources": "(CASE WHEN a.dup_group IS NULL THEN 1 ELSE "
                         "(SELECT COUNT(*) FROM article d WHERE d.dup_group = a.dup_group) END)"}
+FETCH_ROWS = 2000  # rows per step of a long ordered read (ordered_columns)
 UNCATEGORIZED = "\x00uncategorized"  # a category filter value meaning "no category yet"
 
 
@@ -93,16 +95,36 @@ class Queries:
 
         ``only_ids`` restricts the query to some ids (used for articles that just arrived).
         """
+        keys, ids = self.ordered_columns(flt, sort, descending, only_ids)
+        return list(zip(keys, ids))
+
+    def ordered_columns(self, flt: ArticleFilter, sort: str = "fetched_at", descending: bool = True,
+                        only_ids: list[int] | None = None, *, keep_going=None) -> tuple[list, array] | None:
+        """The sort keys and the ids of every matching article in display order, as a list and an
+        array, read FETCH_ROWS rows at a time; ``keep_going()`` is called after each chunk and
+        ends the read (None) when it returns False."""
+        keys: list = []
+        ids = array("q")
         where, params = flt.where()
         if only_ids is not None:
             if not only_ids:
-                return []
+                return keys, ids
             where += f" AND a.id IN ({','.join('?' * len(only_ids))})"
             params = params + list(only_ids)
         direction = "DESC" if descending else "ASC"
         sql = (f"SELECT {sort_expr(sort)} AS k, a.id FROM article a WHERE {where} "
                f"ORDER BY k {direction}, a.id {direction}")
-        return [(k, i) for k, i in self.db.execute_sql(sql, params).fetchall()]
+        cursor = self.db.execute_sql(sql, params)
+        try:
+            while rows := cursor.fetchmany(FETCH_ROWS):
+                chunk_keys, chunk_ids = zip(*rows)
+                keys += chunk_keys
+                ids.extend(chunk_ids)
+                if keep_going is not None and not keep_going():
+                    return None
+        finally:
+            cursor.close()
+        return keys, ids
 
     def rows_by_id(self, ids: list[int]) -> dict[int, tuple]:
         """The table's columns (ROW_COLUMNS, no bodies) for these ids."""

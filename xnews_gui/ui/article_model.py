@@ -20,6 +20,7 @@ from ..store import Store
 from ..store.queries import ROW_COLUMNS, ArticleFilter
 from . import workers
 from .dates import short_date, utc_to_local
+from .display_order import DisplayOrder, release
 from .topic_display import declined, no_topic_reason, topic_text
 
 BLOCK = 256
@@ -50,7 +51,7 @@ class ArticleTableModel(QAbstractTableModel):
     def __init__(self, store: Store, parent=None, *, flush_ms: int = 300, clock=datetime.now):
         super().__init__(parent)
         self.store = store
-        self._order: list[tuple] = []  # (sort key, id) in display order
+        self._order = DisplayOrder()
         self._visible = 0
         self._rows: dict[int, tuple] = {}
         self._cells: dict[int, tuple] = {}  # id -> the six display texts of its row (cleared when re-read)
@@ -61,10 +62,10 @@ class ArticleTableModel(QAbstractTableModel):
         self._loading = False
         self._pending: list[int] = []
         self._blocks_asked: set[int] = set()  # block starts (row // BLOCK * BLOCK) being read
-        self._row_index: dict[int, int] | None = None  # id -> row, while the order is unchanged
-        self._known: dict[int, int] = {}  # the ids in the order (as keys; values may be stale rows)
         self._flush = QTimer(self, singleShot=True, interval=flush_ms)
         self._flush.timeout.connect(self._flush_pending)
+        self._reload_soon = QTimer(self, singleShot=True, interval=0)  # reloads asked in one go: one read
+        self._reload_soon.timeout.connect(self._start_reload)
         self._clock = clock  # local time now; a test may bring its own
         self._today = ""
         self._midnight = QTimer(self, singleShot=True)
@@ -121,9 +122,10 @@ class ArticleTableModel(QAbstractTableModel):
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS):
             return
-        self._sort = COLUMNS[column][1]
-        self._desc = order == Qt.SortOrder.DescendingOrder
-        self.reload()
+        sort, desc = COLUMNS[column][1], order == Qt.SortOrder.DescendingOrder
+        if (sort, desc) != (self._sort, self._desc):  # Qt's sortByColumn asks twice for one click
+            self._sort, self._desc = sort, desc
+            self.reload()
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role not in _ANSWERED:
@@ -179,35 +181,38 @@ class ArticleTableModel(QAbstractTableModel):
         return self._loading
 
     def article_id(self, row: int) -> int | None:
-        return self._order[row][1] if 0 <= row < len(self._order) else None
+        return self._order.id_at(row) if 0 <= row < len(self._order) else None
 
     def row_of(self, article_id: int) -> int:
-        if self._row_index is None:  # built once per change of the order, not per question
-            self._row_index = {aid: i for i, (_, aid) in enumerate(self._order)}
-        return self._row_index.get(article_id, -1)
+        return self._order.row_of(article_id)
 
     def all_ids(self) -> list[int]:
-        return [aid for _, aid in self._order]
+        return self._order.ids.tolist()
 
     def reload(self) -> None:
-        """Re-query in a worker; the old rows stay until the new ones are ready."""
+        """Re-query in a worker; the old rows stay until the new ones are ready. Reloads asked in
+        one turn of the event loop (a sort and a filter set up together) make one read."""
         self._generation += 1
-        generation = self._generation
         self._loading = True
         self._pending.clear()  # the reload sees them anyway
+        self._reload_soon.start()
+
+    def _start_reload(self) -> None:
+        generation = self._generation
         flt, sort, desc = self._filter, self._sort, self._desc
         workers.run_in_background(
-            self._read_order, flt, sort, desc,
-            on_result=lambda found: self._reloaded(generation, *found),
+            self._read_order, flt, sort, desc, generation,
+            on_result=lambda found: self._reloaded(generation, found),
             on_error=lambda msg: self._failed(generation, msg),
         )
 
-    def _read_order(self, flt, sort, desc) -> tuple[list[tuple], dict, dict]:
-        """(worker) The ordered keys, the rows of the first block, and id -> row (built here, not
-        on the GUI thread: 100,000 entries take the GIL for tens of ms while a crawl runs)."""
-        order = self.store.ordered_keys(flt, sort, desc)
-        index = {aid: i for i, (_, aid) in enumerate(order)}
-        return order, self.store.rows_by_id([aid for _, aid in order[:BLOCK]]), index
+    def _read_order(self, flt, sort, desc, generation) -> tuple[DisplayOrder, dict] | None:
+        """(worker) The display order and the rows of its first block; None once a newer reload
+        was asked (the read stops early)."""
+        order = DisplayOrder.read(self.store, flt, sort, desc, lambda: generation == self._generation)
+        if order is None:
+            return None
+        return order, self.store.rows_by_id(order.ids[:BLOCK].tolist())
 
     def add_articles(self, ids) -> None:
         """Articles just stored (any thread's ids, called on the GUI thread): shown in batches."""
@@ -227,7 +232,7 @@ class ArticleTableModel(QAbstractTableModel):
         """The cached columns of a row as a dict (title, url, flags...)."""
         if not 0 <= row < len(self._order):
             return None
-        aid = self._order[row][1]
+        aid = self._order.id_at(row)
         if aid not in self._rows:  # asked outside painting: read it now
             self._rows.update(self.store.rows_by_id([aid]))
         data = self._rows.get(aid)
@@ -264,20 +269,24 @@ class ArticleTableModel(QAbstractTableModel):
         return reason
 
     # --- internals -------------------------------------------------------------
-    def _reloaded(self, generation: int, order: list[tuple], rows: dict, index: dict | None = None) -> None:
+    def _reloaded(self, generation: int, found: tuple[DisplayOrder, dict] | None) -> None:
+        if found is None:
+            return
+        order, rows = found
         if generation != self._generation:
+            order.release()
             return
         self.beginResetModel()
+        old = self._order, self._rows, self._cells
         self._order = order
-        self._row_index = index
-        self._known = index if index is not None else {aid: i for i, (_, aid) in enumerate(order)}
         self._visible = min(BLOCK, len(order))
-        self._rows = dict(rows)
-        self._cells.clear()
+        self._rows, self._cells = dict(rows), {}
         self._blocks_asked.clear()
         self._reasons.clear()
         self._loading = False
         self.endResetModel()
+        old[0].release()  # the old order and rows are freed in a worker, not here
+        release(*old[1:])
         self.loaded.emit(len(order))
 
     def _failed(self, generation: int, message: str) -> None:
@@ -287,7 +296,7 @@ class ArticleTableModel(QAbstractTableModel):
 
     def _cached(self, row: int) -> tuple | None:
         """A row's columns if read already; else None, and its block is asked for (no SQL here)."""
-        data = self._rows.get(self._order[row][1])
+        data = self._rows.get(self._order.id_at(row))
         if data is None:
             self._ask_block(row)
         return data
@@ -296,7 +305,7 @@ class ArticleTableModel(QAbstractTableModel):
         start = row - row % BLOCK
         if start in self._blocks_asked:
             return
-        ids = [i for _, i in self._order[start : start + BLOCK] if i not in self._rows]
+        ids = [i for i in self._order.ids[start : start + BLOCK] if i not in self._rows]
         if not ids:
             return
         self._blocks_asked.add(start)
@@ -318,7 +327,7 @@ class ArticleTableModel(QAbstractTableModel):
         for aid in rows:
             self._cells.pop(aid, None)
         if first is None:  # a refreshed row: repaint the view (Qt repaints only what is visible), no search
-            first, last = (0, self._visible - 1) if any(aid in self._known for aid in rows) else (0, -1)
+            first, last = (0, self._visible - 1) if any(aid in self._order.known for aid in rows) else (0, -1)
         last = min(last, self._visible - 1)
         if first <= last:
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(COLUMNS) - 1))
@@ -326,7 +335,7 @@ class ArticleTableModel(QAbstractTableModel):
     def _flush_pending(self) -> None:
         if not self._pending:
             return
-        ids = [i for i in dict.fromkeys(self._pending) if i not in self._known]
+        ids = [i for i in dict.fromkeys(self._pending) if i not in self._order.known]
         self._pending.clear()
         if not ids:
             return
@@ -345,40 +354,26 @@ class ArticleTableModel(QAbstractTableModel):
         if generation != self._generation or self._loading:
             return  # a reload is coming with these rows in it
         self._rows.update(rows)
-        new = [item for item in new if item[1] not in self._known]
+        new = [item for item in new if item[1] not in self._order.known]
         if not new:
             return
-        self._row_index = None  # rows move: rebuilt when next asked
-        self._known.update((aid, -1) for _, aid in new)
         # new arrives sorted; walk it and the current order together, inserting contiguous runs
         inserted, i = 0, 0
         while i < len(new):
-            pos = self._position(new[i])
+            pos = self._order.position(new[i], self._desc)
             run = [new[i]]
-            while i + len(run) < len(new) and self._position(new[i + len(run)]) == pos:
+            while i + len(run) < len(new) and self._order.position(new[i + len(run)], self._desc) == pos:
                 run.append(new[i + len(run)])
             shown = pos < self._visible or (pos == self._visible == len(self._order))
             if shown:
                 self.beginInsertRows(QModelIndex(), pos, pos + len(run) - 1)
-            self._order[pos:pos] = run
+            self._order.insert(pos, run)
             if shown:
                 self._visible += len(run)
                 self.endInsertRows()
             inserted += len(run)
             i += len(run)
         self.rowsArrived.emit(inserted)
-
-    def _position(self, item: tuple) -> int:
-        """Where item goes in the current order (after equal keys)."""
-        lo, hi = 0, len(self._order)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            before = self._order[mid] > item if self._desc else self._order[mid] < item
-            if before:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo
 
     def _display(self, row: tuple, col: int):
         if col == 0:
