@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from .crawl_helpers import Site, html, list_page, make_profile
+from .crawl_helpers import Site, article_page, html, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
 from xnews_gui.crawl.parse import PageParser
@@ -46,3 +46,68 @@ def test_a_parse_bound_crawl_wakes_a_fetch_thread_for_several_pages(tmp_path, mo
     assert summary["status"] == "finished" and summary["articles"] == articles
     assert most_open[0] <= 2 * concurrency - 1
     assert cond.woken < articles // 2, cond.woken  # (a wake for each parsed page: >= articles)
+
+
+
+class _WaitLog(threading.Condition):
+    """Logs each fetch thread's wait that ran out while there was work it could take: requests
+    queued, slots free and no fetched page left for the parser (nothing else was going to wake it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.crawler = None
+        self.watching = threading.Event()
+        self.missed: list[tuple[int, int]] = []  # (requests queued, slots free)
+
+    def wait(self, timeout=None):
+        woken = super().wait(timeout)
+        c = self.crawler
+        if not woken and self.watching.is_set() and threading.current_thread() in c._threads:
+            queued, free = len(c.scheduler), c._max_open - c._open
+            if queued and free > 0 and not c._paused and c._fetched.qsize() == 0:
+                self.missed.append((queued, free))
+        return woken
+
+
+def _answer(handler, route: tuple) -> None:
+    status, headers, body = route
+    body = body.encode("utf-8")
+    handler.send_response(status)
+    for name, value in headers.items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def test_a_waiting_fetch_thread_is_woken_for_new_links_while_the_others_wait_for_a_slow_server(tmp_path):
+    """7 fetch threads wait for a slow server while the 8th, idle at an empty frontier, gets a list
+    page's links to fetch: it is woken for them (not left to its wait's timeout, 0.25 s a time)."""
+    held, more = [f"/a{n}.htm" for n in range(7)], [f"/b{n}.htm" for n in range(12)]
+    cond, release, fetched = _WaitLog(), threading.Event(), []
+
+    def slow(handler):  # answers once the list page's links are all fetched
+        release.wait(60)
+        _answer(handler, article_page(handler.path))
+
+    def fast(handler):
+        fetched.append(handler.path)
+        if len(fetched) == len(more):
+            cond.watching.clear()
+            release.set()
+        _answer(handler, article_page(handler.path))
+
+    def watched_list(handler):  # from here on, the 7 others wait for the slow server
+        cond.watching.set()
+        _answer(handler, list_page(more))
+
+    routes = {"/": list_page(held, ["/more.htm"]), "/more.htm": watched_list}
+    routes.update({p: slow for p in held})
+    routes.update({p: fast for p in more})
+    with Site(routes) as site:
+        crawler = Crawler(make_profile(site.url + "/", concurrency=8), MemorySink(), state_dir=tmp_path,
+                          options=CrawlOptions(fetch_images=False))
+        crawler._cond, cond.crawler = cond, crawler
+        summary = crawler.run()
+    assert summary["status"] == "finished" and summary["articles"] == len(held) + len(more)
+    assert cond.missed == [], cond.missed  # [(requests queued, slots free)] when a wait ran out

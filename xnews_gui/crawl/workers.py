@@ -14,10 +14,13 @@ At most ``2 * concurrency - 1`` pages are between their pop and the end of their
 with the parser (Scrapy's CONCURRENT_REQUESTS also counts requests in the downloader, not
 pages being parsed), so the server's latency stays hidden while the parser catches up.
 At concurrency 1 the fetch thread waits for each page's parsing: the scheduler's exact
-order. A freed slot wakes a waiting fetch thread only when the running ones would leave
-``refill`` slots unused (they take a free slot each as they come back): when the parser is
-the bottleneck, one woken thread fetches several pages in turn instead of each page waking
-a thread (each wake hands the interpreter lock over, on one core a context switch). Mixed into ``engine.Crawler``, which provides ``_cond``, ``_stop``, ``_paused``,
+order. While the parser has pages waiting, a freed slot wakes a waiting fetch thread only
+when the running ones would leave ``refill`` slots unused (they take a free slot each as they
+come back): when the parser is the bottleneck, one woken thread fetches several pages in turn
+instead of each page waking a thread (each wake hands the interpreter lock over, on one core a
+context switch). When the parser is about to run dry, the server is the bottleneck: every free
+slot wakes a thread for a queued request at once (the running ones may be waiting for a slow
+server). Mixed into ``engine.Crawler``, which provides ``_cond``, ``_stop``, ``_paused``,
 ``scheduler``, ``max_pages``, ``_fetch(request)`` (``PARSING`` when it queued the page, else whether the page was handed
 over), ``_handle(request, result)`` and ``_error``.
 """
@@ -125,8 +128,15 @@ class Workers:
         """Under ``_cond``: free slots beyond the one each running fetch thread takes when it comes back."""
         return self._max_open - self._open - (self._alive - self._idle + self._woken)
 
+    def _parser_runs_dry(self) -> bool:
+        """Under ``_cond``: fewer than ``_refill`` fetched pages wait for the parser."""
+        return self._fetched.qsize() < self._refill
+
     def _work_queued(self) -> None:
         """Under ``_cond``: requests were queued; wake the waiting fetch threads that can take them."""
+        if self._parser_runs_dry():
+            self._wake(min(self._max_open - self._open, len(self.scheduler)))
+            return
         spare = self._spare_slots()
         if spare >= self._refill:
             self._wake(min(spare, len(self.scheduler)))
@@ -188,12 +198,17 @@ class Workers:
             if not handed_over:  # else the pipeline or a job ends it
                 self._busy -= 1
             # all fetch threads when nothing is left in progress (the crawl may be over); one when
-            # nothing is open (the frontier may be empty: it hurries the pipeline), or when the
-            # running ones leave ``_refill`` slots unused. Waking one for each page had the parse
-            # thread hand the interpreter lock to a fetch thread for each page.
+            # nothing is open (the frontier may be empty: it hurries the pipeline); when the parser
+            # runs dry, those the queued requests and the free slots need; else one when the running
+            # ones leave ``_refill`` slots unused. Waking one for each page had the parse thread hand
+            # the interpreter lock to a fetch thread for each page.
             if self._busy == 0:
                 self._cond.notify_all()
-            elif not self._open or self._spare_slots() >= self._refill:
+            elif not self._open:
+                self._wake()
+            elif self._parser_runs_dry():
+                self._wake(min(self._max_open - self._open, len(self.scheduler)))
+            elif self._spare_slots() >= self._refill:
                 self._wake()
 
     def _add_job(self, job) -> None:
