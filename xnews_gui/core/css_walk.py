@@ -41,7 +41,7 @@ class TagWalk:
 
     def __call__(self, doc) -> list:
         tag, name = self.steps[0]
-        found = [el for el in doc.iter(tag) if name is None or _has_class(el, name)]
+        found = list(doc.iter(tag)) if name is None else [el for el in doc.iter(tag) if _has_class(el, name)]
         for tag, name in self.steps[1:]:
             # each element's descendants in turn: document order, as an element found inside an
             # earlier one brings only elements already taken and any other comes after them

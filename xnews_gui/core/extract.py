@@ -265,6 +265,8 @@ def _drop_link_lists(roots) -> bool:
     """Teaser lists inside the body ("Read also", related headlines): blocks whose text is mostly links."""
     dropped = False
     for root in roots:
+        if not holds(root, "a"):
+            continue
         whole = None  # the body's text length, measured once a list is found
         stack = [el for el in root if isinstance(el.tag, str) and holds(el, "a")]
         while stack:

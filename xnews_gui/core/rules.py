@@ -324,9 +324,13 @@ def element_text(el) -> str:
     the text that follows them (their tail) is kept: ``foo<script>x</script>bar``
     reads "foo bar".
     """
-    if not isinstance(el.tag, str) or el.tag in _SKIP_TEXT:
+    tag = el.tag
+    if not isinstance(tag, str) or tag in _SKIP_TEXT:
         return ""
-    parts: list[str] = [el.text] if el.text else []
+    text = el.text
+    if not len(el):  # a headline, a byline: one text
+        return normalize_space(text) if text else ""
+    parts: list[str] = [text] if text else []
     stack = [(el, iter(el))]
     while stack:
         node, children = stack[-1]
