@@ -216,7 +216,7 @@ class Crawler(RunControl, Workers):
                         self._save_raw(result.url, result.body))
         result.body = b""  # not needed any more: nothing queued holds a page body
         if req.kind == "list":
-            links = self.parser.list_page(req, text, result.url, self.state, self.sink)
+            links = self.parser.list_page(req, text, result.url, self.state, self.sink, utf8)
             if links is None:  # a focused crawl's page under the relevance threshold
                 self.stats_.add(not_expanded=1)
             else:

@@ -13,7 +13,7 @@ from typing import Callable
 from ..core.extract import extract
 from ..core.links import follow
 from ..core.profile import Profile
-from ..core.rules import parse_html
+from ..core.html_text import parse_page
 from ..core.urls import UrlError, canonical
 from .options import CrawlOptions
 from .relevance import KeywordRelevance
@@ -36,10 +36,11 @@ class PageParser:
             else options.relevance_threshold
         self.keywords = KeywordRelevance(settings.topic_keywords)
 
-    def list_page(self, req, text: str, url: str, state, sink):
+    def list_page(self, req, text: str, url: str, state, sink, utf8: bytes | None = None):
         """(article links, list links, score, article URLs already stored) to queue, or None when a
-        focused crawl does not expand the page. Links are (canonical URL, anchor text or "")."""
-        doc = parse_html(text, url)
+        focused crawl does not expand the page. Links are (canonical URL, anchor text or "").
+        ``utf8``: as for ``article_page`` (lxml parses those bytes: a quarter cheaper than the text)."""
+        doc = parse_page(text, utf8, url)
         score = 1.0
         expand = True
         if self.strategy in ("best_first", "focused"):
