@@ -4,12 +4,13 @@ PoolManager sends for that URL (parse_url's request_uri, which the pool then per
 from __future__ import annotations
 
 import random
+from urllib.parse import urlsplit
 
 import pytest
 from urllib3.exceptions import LocationParseError
 from urllib3.util import parse_url
 
-from xnews_gui.crawl.fetcher import plain_target
+from xnews_gui.crawl.fetcher import origin, plain_target
 
 PLAIN = [
     "http://127.0.0.1:8000/", "http://127.0.0.1:8000", "https://example.com/a/b-1.htm", "http://Example.COM/A",
@@ -64,3 +65,22 @@ def test_random_urls_keep_urllib3s_request_target():
         seen += 1
         assert _same(url), url
     assert seen > 2500
+
+
+def test_origin_is_urlsplits_scheme_and_netloc():
+    odd = [" http://a.example/x", "http://a.exa\tmple/x", "http://a.example\n/x", "HTTPS://A.example/x",
+           "http://u@a.example/x", "http://a.example:8080", "http://a.example?q", "http://a.example#f",
+           "http://a.example\\x", "http:/a.example/x", "http:a.example", "//a.example/x", "mailto:x@y",
+           "http://[::1]:80/x", "http://bücher.de/x", "http://a_b.example/x", "https://a.example:/x", ""]
+    rng = random.Random(5)
+    alphabet = "aZ09.-:/?#@[]\\ \t%_"
+    fuzz = ["http" + rng.choice(["", "s"]) + "://" + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+            for _ in range(3000)]
+    for url in PLAIN + NOT_PLAIN + odd + fuzz:
+        try:
+            expected = tuple(urlsplit(url)[:2])
+        except ValueError:  # urlsplit refuses it (e.g. an unclosed "["): so does origin
+            with pytest.raises(ValueError):
+                origin(url)
+            continue
+        assert origin(url) == expected, url

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import threading
 from typing import Callable
-from urllib.parse import urlsplit
-
 from ..core.urls import host_of, in_scope
-from .fetcher import FetchError, Fetcher, FetchResult
+from .fetcher import FetchError, Fetcher, FetchResult, origin
 from .options import ROBOTS_AGENT, CrawlOptions
 from .politeness import HostGate
 from .robots import RobotsCache
@@ -50,8 +48,7 @@ class Downloader:
         self.fetcher.close()
 
     def check(self, url: str) -> None:
-        parts = urlsplit(url)  # (urllib caches the last URLs it split: the fetch and robots ask again)
-        key = (parts.scheme, parts.netloc)
+        key = origin(url)
         allowed = self._scope.get(key)
         if allowed is None:
             allowed = in_scope(url, self.domains)
@@ -59,14 +56,16 @@ class Downloader:
                 self._scope[key] = allowed
         if not allowed:
             raise FetchError("scope", f"outside the profile's domains: {url}")
-        self.robots_check(url)
+        self.robots_check(url, key)
 
-    def robots_check(self, url: str) -> None:
+    def robots_check(self, url: str, key: tuple[str, str] | None = None) -> None:
+        """``key``: the URL's (scheme, netloc) when known."""
         if not self.options.obey_robots:
             return
-        if not self.robots.allowed(url):
+        key = key or origin(url)
+        if not self.robots.allowed(url, key):
             raise FetchError("robots", f"disallowed by robots.txt: {url}")
-        netloc = urlsplit(url).netloc
+        netloc = key[1]
         if netloc in self._delay_netlocs:
             return
         if len(self._delay_netlocs) < _MEMO:
@@ -76,7 +75,7 @@ class Downloader:
             self._delays_set.add(host)
             delay = self.robots.crawl_delay(url)
             if delay:
-                self.gate.set_delay(urlsplit(url).netloc, delay)
+                self.gate.set_delay(netloc, delay)
                 self.on_log(f"robots.txt of {host} asks for a {delay:g} s crawl delay")
 
     def _robots_error(self, url: str, exc: FetchError) -> None:

@@ -39,6 +39,7 @@ ACCEPT = {"html": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
 _CHUNK = 256 * 1024  # a read takes all a page has sent so far: each read is a trip through the GIL
 # An http(s) URL of printable ASCII with a plain host[:port]: (scheme, netloc, path, "?query"). Without dot
 # segments in its path, urllib3's request target for it is path + "?query" (tested against parse_url).
+_ORIGIN = re.compile(r"(https?)://([A-Za-z0-9.-]+(?::[0-9]{1,5})?)(?=[/?#]|\Z)")
 _PLAIN_URL = re.compile(r"(https?)://([A-Za-z0-9.-]+(?::[0-9]{1,5})?)(/[^\x00-\x20\x7f\\?#]*)?"
                         r"(\?[^\x00-\x20\x7f\\#]*)?(?:#[^\x00-\x20\x7f]*)?")
 
@@ -146,7 +147,7 @@ class Fetcher:
                 raise FetchError("bad_url", f"not an http(s) URL: {url}")
             if check:
                 check(url)
-            with gate.slot(urlsplit(url).netloc) if gate else nullcontext() as sent:
+            with gate.slot(origin(url)[1]) if gate else nullcontext() as sent:
                 status, ctype, body, location = self._exchange(url, accept, sent)
             if location is None:
                 return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started)
@@ -291,6 +292,15 @@ class Fetcher:
         except (ProtocolError, HTTPError, OSError) as exc:
             raise FetchError("connection", f"connection broken: {_short(exc)}") from None
         return b"".join(parts)
+
+
+def origin(url: str) -> tuple[str, str]:
+    """urlsplit(url)[:2] (scheme, netloc), without splitting a plain http(s) URL (tested against urlsplit)."""
+    plain = _ORIGIN.match(url)
+    if plain is not None:
+        return plain.group(1, 2)
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc
 
 
 def plain_target(url: str) -> tuple[tuple[str, str], str] | None:

@@ -7,11 +7,11 @@ an unreachable server means "disallow everything" for this crawl.
 from __future__ import annotations
 
 import threading
-from urllib.parse import urlsplit
 
 from protego import Protego
 
 from .fetcher import FetchError, Fetcher
+from .fetcher import origin as origin_of
 
 _ROBOTS_CAP = 512 * 1024
 
@@ -22,12 +22,13 @@ class RobotsCache:
         self.agent = agent  # the product token matched against User-agent lines
         self.gate = gate
         self.on_error = on_error  # callback(url, FetchError)
-        self._rules: dict[str, Protego | None | bool] = {}
+        self._rules: dict[tuple[str, str], Protego | None | bool] = {}  # per (scheme, netloc)
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def allowed(self, url: str) -> bool:
-        rules = self._get(url)
+    def allowed(self, url: str, key: tuple[str, str] | None = None) -> bool:
+        """``key``: the URL's (scheme, netloc) when known."""
+        rules = self._get(url, key)
         if rules is True:
             return True
         if rules is False:
@@ -44,18 +45,18 @@ class RobotsCache:
             delay = max(delay or 0.0, rate.seconds / rate.requests)
         return float(delay) if delay else None
 
-    def _get(self, url: str):
-        parts = urlsplit(url)
-        origin = f"{parts.scheme}://{parts.netloc}"
-        rules = self._rules.get(origin)
+    def _get(self, url: str, key: tuple[str, str] | None = None):
+        key = key or origin_of(url)
+        rules = self._rules.get(key)
         if rules is not None:
             return rules
+        origin = f"{key[0]}://{key[1]}"
         with self._lock:
             lock = self._locks.setdefault(origin, threading.Lock())
         with lock:
-            if origin not in self._rules:
-                self._rules[origin] = self._load(origin)
-        return self._rules[origin]
+            if key not in self._rules:
+                self._rules[key] = self._load(origin)
+        return self._rules[key]
 
     def _load(self, origin: str):
         robots_url = origin + "/robots.txt"
