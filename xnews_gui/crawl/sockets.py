@@ -12,8 +12,10 @@ when a request goes out on it (``request``, public).
 from __future__ import annotations
 
 import http.client
+import queue
 import socket
 import threading
+import time
 
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -106,6 +108,50 @@ class _BigBuffer:
         return self._sock.makefile(mode, buffering=RESPONSE_BUFFER)
 
 
+class IdleConnections:
+    """A pool's idle connections, last in first out (urllib3's ``QueueCls``: ``queue.LifoQueue`` by
+    default, whose every get and put goes through two Python-level Conditions). A get waits only
+    when the pool blocks (``block=True``; the crawl's pools don't); a put never waits (urllib3 puts
+    with ``block=False`` and counts on ``queue.Full``)."""
+
+    def __init__(self, maxsize: int = 0):
+        self.maxsize = maxsize
+        self._items: list = []
+        self._lock = threading.Lock()
+        self._waiting = 0
+        self._put = threading.Condition(self._lock)
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def get(self, block: bool = True, timeout: float | None = None):
+        with self._lock:
+            if self._items:
+                return self._items.pop()
+            if block:
+                deadline = None if timeout is None else time.monotonic() + timeout
+                self._waiting += 1
+                try:
+                    while not self._items:
+                        left = None if deadline is None else deadline - time.monotonic()
+                        if left is not None and left <= 0:
+                            break
+                        self._put.wait(left)
+                finally:
+                    self._waiting -= 1
+                if self._items:
+                    return self._items.pop()
+        raise queue.Empty
+
+    def put(self, item, block: bool = True, timeout: float | None = None) -> None:
+        with self._lock:
+            if 0 < self.maxsize <= len(self._items):
+                raise queue.Full
+            self._items.append(item)
+            if self._waiting:
+                self._put.notify()
+
+
 def pool_classes(in_flight: InFlight) -> dict:
     """urllib3 pool classes (``PoolManager.pool_classes_by_scheme``) whose connections report
     their sockets to ``in_flight``."""
@@ -154,8 +200,10 @@ def pool_classes(in_flight: InFlight) -> dict:
 
     class Pool(HTTPConnectionPool):
         ConnectionCls = Conn
+        QueueCls = IdleConnections
 
     class SPool(HTTPSConnectionPool):
         ConnectionCls = SConn
+        QueueCls = IdleConnections
 
     return {"http": Pool, "https": SPool}
