@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from xnews_gui.core import text
 from xnews_gui.crawl import pipeline
 from xnews_gui.crawl.frontier import Request
 from xnews_gui.crawl.pipeline import BATCH, ItemPipeline, ModelSource, PageItem
@@ -16,11 +17,13 @@ from xnews_gui.crawl.pipeline import BATCH, ItemPipeline, ModelSource, PageItem
 class _Sink:
     def __init__(self):
         self.batches: list[tuple[list, list]] = []  # (article urls, page urls) per write
+        self.body_pieces: list = []  # per write
         self.written = threading.Event()
         self.released = False
 
-    def write_batch(self, articles, pages, failures, images):
+    def write_batch(self, articles, pages, failures, images, body_pieces=None):
         self.batches.append(([a.url for a, _, _, _ in articles], [p[0] for p in pages]))
+        self.body_pieces.append(body_pieces)
         self.written.set()
         return [(n, True) for n, _ in enumerate(articles)]
 
@@ -28,10 +31,10 @@ class _Sink:
         self.released = True
 
 
-def _item(n: int) -> PageItem:
+def _item(n: int, body: str = "b") -> PageItem:
     url = f"http://site.test/a{n}.htm"
     item = PageItem(Request(url, "article"), url, 200, "text/html", "utf-8", "")
-    item.article = SimpleNamespace(url=url, title=f"t{n}", summary="", body_text="b")
+    item.article = SimpleNamespace(url=url, title=f"t{n}", summary="", body_text=body)
     return item
 
 
@@ -84,3 +87,27 @@ def test_close_writes_everything_queued_in_batches_then_releases_the_sink(monkey
     assert stored == [f"http://site.test/a{n}.htm" for n in range(2 * BATCH + 5)]
     assert sink.batches[-1][1] == ["http://site.test/last.htm"] and sink.released
 
+
+
+class _Model:
+    def predict(self, text):
+        return "Thời sự", 0.5
+
+    def predict_many(self, texts, pieces=None):
+        return [("Thời sự", 0.5)] * len(texts)
+
+
+@pytest.mark.parametrize("model", [_Model(), None])
+def test_the_sink_gets_each_body_as_the_classifier_cut_it(model):
+    """With a model, the sink gets each article's body as ``core.text.pieces`` (cut once, for the
+    classifier and the signature); without one, None for each (the sink cuts the bodies itself)."""
+    sink = _Sink()
+    stage = ItemPipeline(sink, ModelSource(model, on_error=print), on_stored=lambda item, outcome: None,
+                         on_error=lambda *a: None)
+    bodies = ["Hà Nội\nmùa thu", "", None, "giá\u00a0xăng  tăng\r\n"]
+    for n, body in enumerate(bodies):
+        stage.article(_item(n, body))
+    stage.start()
+    stage.close()
+    expected = [text.pieces(body or "") for body in bodies] if model else [None] * len(bodies)
+    assert sink.body_pieces == [expected]

@@ -217,8 +217,7 @@ class ItemPipeline:
             classify(self.model.get() if self.model.present else None, items,
                      lambda url, msg: self.on_error(url, "classifier", msg))
         rows = [(i.article, i.category, i.confidence, i.section) for i in items]
-        body_pieces = [i.body_pieces for i in items] if any(i.body_pieces is not None for i in items) else None
-        outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"], body_pieces)
+        outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"], [i.body_pieces for i in items])
         for item, outcome in zip(items, outcomes):
             self._over(item, outcome)
         if items:
@@ -239,9 +238,7 @@ def write(sink, articles: list, pages: list, failures: list, images: list, body_
     batch = getattr(sink, "write_batch", None)
     if batch is not None:
         try:
-            if body_pieces is not None:
-                return list(batch(articles, pages, failures, images, body_pieces=body_pieces))
-            return list(batch(articles, pages, failures, images))
+            return list(batch(articles, pages, failures, images, body_pieces=body_pieces))
         except Exception as exc:  # the transaction failed: nothing of it is stored
             return [exc] * len(articles)
     for row in pages:
