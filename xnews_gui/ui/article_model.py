@@ -42,6 +42,7 @@ _DISPLAY, _FONT, _TOOLTIP, _FOREGROUND = (int(r) for r in (
     Qt.ItemDataRole.ForegroundRole))
 _ANSWERED = frozenset({_DISPLAY, int(ID_ROLE), _FONT, _TOOLTIP, _FOREGROUND})
 _ID, _READ, _STARRED = _C["id"], _C["read"], _C["starred"]
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # asked per painted cell: made once
 
 
 class ArticleTableModel(QAbstractTableModel):
@@ -90,7 +91,7 @@ class ArticleTableModel(QAbstractTableModel):
     def flags(self, index):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _FLAGS
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:  # noqa: N802
         return not parent.isValid() and self._visible < len(self._order)
@@ -133,8 +134,9 @@ class ArticleTableModel(QAbstractTableModel):
         r = index.row()  # -1 for an invalid index
         if not 0 <= r < self._visible:
             return None
-        row = self._cached(r)
-        if row is None:
+        row = self._rows.get(self._order.ids[r])
+        if row is None:  # not read yet: its block is asked for (no SQL here)
+            self._ask_block(r)
             return None
         if role == _DISPLAY:
             cells = self._cells.get(row[_ID])
@@ -293,13 +295,6 @@ class ArticleTableModel(QAbstractTableModel):
         if generation == self._generation:
             self._loading = False
             self.loaded.emit(len(self._order))
-
-    def _cached(self, row: int) -> tuple | None:
-        """A row's columns if read already; else None, and its block is asked for (no SQL here)."""
-        data = self._rows.get(self._order.id_at(row))
-        if data is None:
-            self._ask_block(row)
-        return data
 
     def _ask_block(self, row: int) -> None:
         start = row - row % BLOCK
