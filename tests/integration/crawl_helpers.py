@@ -9,6 +9,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from xnews_gui.core.profile import Profile
 
 
+def answer(handler: BaseHTTPRequestHandler, route: tuple) -> None:
+    """Send a (status, headers, body) route as the handler's response."""
+    status, headers, body = route
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    handler.send_response(status)
+    for k, v in headers.items():
+        handler.send_header(k, v)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 class Site:
     """routes: path -> (status, headers, body) or a callable(handler) that answers itself."""
 
@@ -35,15 +48,7 @@ class Site:
                     if callable(route):
                         route(self)
                         return
-                    status, headers, body = route
-                    if isinstance(body, str):
-                        body = body.encode("utf-8")
-                    self.send_response(status)
-                    for k, v in headers.items():
-                        self.send_header(k, v)
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
+                    answer(self, route)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
                 finally:

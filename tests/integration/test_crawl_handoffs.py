@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from .crawl_helpers import Site, article_page, html, list_page, make_profile
+from .crawl_helpers import Site, answer, article_page, html, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
 from xnews_gui.crawl.parse import PageParser
@@ -69,17 +69,6 @@ class _WaitLog(threading.Condition):
         return woken
 
 
-def _answer(handler, route: tuple) -> None:
-    status, headers, body = route
-    body = body.encode("utf-8")
-    handler.send_response(status)
-    for name, value in headers.items():
-        handler.send_header(name, value)
-    handler.send_header("Content-Length", str(len(body)))
-    handler.end_headers()
-    handler.wfile.write(body)
-
-
 def test_a_waiting_fetch_thread_is_woken_for_new_links_while_the_others_wait_for_a_slow_server(tmp_path):
     """7 fetch threads wait for a slow server while the 8th, idle at an empty frontier, gets a list
     page's links to fetch: it is woken for them (not left to its wait's timeout, 0.25 s a time)."""
@@ -88,18 +77,18 @@ def test_a_waiting_fetch_thread_is_woken_for_new_links_while_the_others_wait_for
 
     def slow(handler):  # answers once the list page's links are all fetched
         release.wait(60)
-        _answer(handler, article_page(handler.path))
+        answer(handler, article_page(handler.path))
 
     def fast(handler):
         fetched.append(handler.path)
         if len(fetched) == len(more):
             cond.watching.clear()
             release.set()
-        _answer(handler, article_page(handler.path))
+        answer(handler, article_page(handler.path))
 
     def watched_list(handler):  # from here on, the 7 others wait for the slow server
         cond.watching.set()
-        _answer(handler, list_page(more))
+        answer(handler, list_page(more))
 
     routes = {"/": list_page(held, ["/more.htm"]), "/more.htm": watched_list}
     routes.update({p: slow for p in held})

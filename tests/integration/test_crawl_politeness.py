@@ -7,25 +7,19 @@ import time
 
 import pytest
 
-from .crawl_helpers import Site, article_page, list_page, make_profile
+from .crawl_helpers import Site, answer, article_page, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
 
 
 def site_with(robots: str, n: int = 4, latency: float = 0.0) -> Site:
     def slow(title):
-        status, headers, body = article_page(title)
+        route = article_page(title)
 
-        def answer(h):
+        def late(h):
             time.sleep(latency)
-            data = body.encode()
-            h.send_response(status)
-            for k, v in headers.items():
-                h.send_header(k, v)
-            h.send_header("Content-Length", str(len(data)))
-            h.end_headers()
-            h.wfile.write(data)
-        return answer if latency else (status, headers, body)
+            answer(h, route)
+        return late if latency else route
 
     routes = {"/": list_page([f"/a{i}" for i in range(n)] + ["/private/secret"]),
               "/robots.txt": (200, {"Content-Type": "text/plain"}, robots),
