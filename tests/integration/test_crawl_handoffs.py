@@ -100,3 +100,36 @@ def test_a_waiting_fetch_thread_is_woken_for_new_links_while_the_others_wait_for
         summary = crawler.run()
     assert summary["status"] == "finished" and summary["articles"] == len(held) + len(more)
     assert cond.missed == [], cond.missed  # [(requests queued, slots free)] when a wait ran out
+
+
+def test_the_start_page_queued_after_the_sitemaps_wakes_a_waiting_fetch_thread(tmp_path):
+    """Links after sitemaps: the start page is queued when discovery ends, while the sitemap's
+    articles still wait for a slow server; a waiting fetch thread is woken for it."""
+    held, more = [f"/a{n}.htm" for n in range(3)], [f"/b{n}.htm" for n in range(6)]
+    cond, release, fetched = _WaitLog(), threading.Event(), []
+
+    def slow(handler):  # answers once the start page's links are all fetched
+        cond.watching.set()
+        release.wait(60)
+        answer(handler, article_page(handler.path))
+
+    def fast(handler):
+        fetched.append(handler.path)
+        if len(fetched) == len(more):
+            cond.watching.clear()
+            release.set()
+        answer(handler, article_page(handler.path))
+
+    routes = {"/robots.txt": (404, {}, ""), "/": list_page(more)}
+    routes.update({p: slow for p in held})
+    routes.update({p: fast for p in more})
+    with Site(routes) as site:
+        urls = "".join(f"<url><loc>{site.url}{p}</loc></url>" for p in held)
+        site.routes["/sitemap.xml"] = (200, {"Content-Type": "application/xml"},
+                                       f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>')
+        profile = make_profile(site.url + "/", concurrency=8).with_(discovery=("sitemap", "links"))
+        crawler = Crawler(profile, MemorySink(), state_dir=tmp_path, options=CrawlOptions(fetch_images=False))
+        crawler._cond, cond.crawler = cond, crawler
+        summary = crawler.run()
+    assert summary["status"] == "finished" and summary["articles"] == len(held) + len(more)
+    assert cond.missed == [], cond.missed  # [(requests queued, slots free)] when a wait ran out

@@ -54,6 +54,7 @@ class Queuer:
                     c.scheduler.push(Request(url=canonical(url), kind="list", depth=0, score=1.0))
                 except UrlError as exc:
                     c._emit("error", {"url": url, "kind": "bad_url", "message": str(exc)})
+            c._work_queued()  # after sitemaps and feeds, fetch threads may be waiting for work
 
     def push_links(self, req: Request, articles, lists, score: float, stored: set[str]) -> None:
         """Queue a list page's new links (through the trap guards); pagination stops on a list page
