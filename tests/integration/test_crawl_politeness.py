@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import socket
 import time
+from urllib.parse import urlsplit
 
 import pytest
 
 from .crawl_helpers import Site, answer, article_page, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
+from xnews_gui.crawl.fetcher import Fetcher
 
 
 def site_with(robots: str, n: int = 4, latency: float = 0.0) -> Site:
@@ -30,22 +31,25 @@ def site_with(robots: str, n: int = 4, latency: float = 0.0) -> Site:
 
 @pytest.fixture
 def sent(monkeypatch) -> list[tuple[float, str]]:
-    """(monotonic time, path) of each request as the crawler writes it to its socket.
+    """(monotonic time, path) of each request as libcurl reports it written to its socket.
 
-    The politeness gate counts a host's delay from the end of the previous request's write, so the
-    gaps between these stamps are never shorter than the delay however late a thread runs (a busy
-    machine only makes them longer): unlike the server's stamps, which a server thread held up
-    (the GIL, the scheduler) takes late. A short gap here is a request the crawler sent early."""
+    The politeness gate counts a host's delay from that same report, so the gaps between these
+    stamps are never shorter than the delay however late a thread runs (a busy machine only makes
+    them longer): unlike the server's stamps, which a server thread held up (the GIL, the
+    scheduler) takes late. A short gap here is a request the crawler sent early."""
     stamps: list[tuple[float, str]] = []
-    real = socket.socket.sendall
+    real = Fetcher._exchange
 
-    def sendall(sock, data, *args):
-        head = bytes(data[:64])
-        if head.startswith((b"GET ", b"HEAD ")):
-            stamps.append((time.monotonic(), head.split(b" ", 2)[1].decode("latin-1")))
-        return real(sock, data, *args)
+    def _exchange(self, url, accept, sent=None):
+        path = urlsplit(url).path or "/"
 
-    monkeypatch.setattr(socket.socket, "sendall", sendall)
+        def written():
+            stamps.append((time.monotonic(), path))
+            if sent is not None:
+                sent()
+        return real(self, url, accept, written)
+
+    monkeypatch.setattr(Fetcher, "_exchange", _exchange)
     return stamps
 
 

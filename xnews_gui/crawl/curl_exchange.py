@@ -1,0 +1,264 @@
+"""One HTTP exchange on a libcurl handle (pycurl): the request goes out, the answer's head is
+judged as soon as it is complete, and its body is read within the caps.
+
+libcurl does the transport in C, with the interpreter lock released for the whole exchange:
+connections kept alive per handle, TLS, chunked bodies, gzip/deflate decoding, timeouts. What is
+ours is the judgement of the head (``judge``: a redirect, an error status, a content type or a
+length the caller refuses ends the exchange before the body is read) and the caps on the body
+as decoded (a decompression bomb stops at the cap). Redirects and retries are the caller's.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pycurl
+
+from .sockets import InFlight
+
+# libcurl's error codes, grouped by what the fetcher makes of them
+_NOT_CONNECTED = {pycurl.E_COULDNT_RESOLVE_HOST, pycurl.E_COULDNT_CONNECT, pycurl.E_COULDNT_RESOLVE_PROXY}
+_TLS = {pycurl.E_SSL_CONNECT_ERROR, pycurl.E_PEER_FAILED_VERIFICATION, pycurl.E_SSL_CERTPROBLEM,
+        pycurl.E_SSL_CIPHER, pycurl.E_SSL_CACERT_BADFILE, pycurl.E_SSL_ISSUER_ERROR,
+        pycurl.E_SSL_PINNEDPUBKEYNOTMATCH, pycurl.E_SSL_INVALIDCERTSTATUS}
+_BAD_URL = {pycurl.E_URL_MALFORMAT, pycurl.E_UNSUPPORTED_PROTOCOL}
+BODY_BUFFER = 512 * 1024  # libcurl's largest read: a page that has arrived comes in one call
+DISCARDED = 64 * 1024  # the body of a redirect or an error page is read past (keeping the connection) up to this
+
+
+class TransportError(Exception):
+    """An exchange that failed below HTTP: ``phase`` is "connect" (nothing was sent), "read" (the
+    request went out, no complete answer head came back), "body" (the head came, the body broke)
+    or "final" (not worth trying again: TLS, a malformed URL)."""
+
+    def __init__(self, phase: str, kind: str, message: str):
+        super().__init__(message)
+        self.phase = phase
+        self.kind = kind
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]  # the last head's fields, names in lower case
+    body: bytes = b""
+    refused: Exception | None = None  # what ``judge`` said about the head, if it refused the body
+    skipped: bool = False  # the body was not wanted (``judge`` returned "skip")
+
+    def header(self, name: str) -> str:
+        return self.headers.get(name, "")
+
+
+@dataclass
+class _Reading:
+    """The callbacks' state for one exchange (libcurl calls them with the head's lines, then the body)."""
+    judge: Callable[[int, dict], object]
+    cap: int
+    total_timeout: float
+    stop: threading.Event
+    status: int = 0
+    headers: dict = field(default_factory=dict)
+    head_done: bool = False
+    verdict: object = None
+    parts: list = field(default_factory=list)
+    size: int = 0
+    deadline: float = 0.0
+    failure: Exception | None = None
+
+    def on_header(self, line: bytes):
+        if line.startswith(b"HTTP/"):  # a new head: an interim 1xx one came before it
+            fields = line.split(None, 2)
+            self.status = int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+            self.headers = {}
+            return None
+        if line in (b"\r\n", b"\n"):
+            if 100 <= self.status < 200:
+                return None
+            self.head_done = True
+            self.deadline = time.monotonic() + self.total_timeout
+            self.verdict = self.judge(self.status, self.headers)
+            return -1 if isinstance(self.verdict, Exception) else None
+        name, colon, value = line.decode("latin-1").partition(":")
+        if colon:
+            name = name.strip().lower()
+            value = value.strip()
+            self.headers[name] = f"{self.headers[name]}, {value}" if name in self.headers else value
+        return None
+
+    def on_body(self, chunk: bytes):
+        self.size += len(chunk)
+        if self.verdict == "skip":  # a redirect's or an error page's body: read past, not kept
+            return None if self.size <= DISCARDED else 0
+        if self.size > self.cap:
+            encoded = self.headers.get("content-encoding", "").strip().lower() not in ("", "identity")
+            self.failure = TransportError("body", "decompression_bomb", f"inflates past the {self.cap}-byte cap") \
+                if encoded else TransportError("body", "too_large", f"body over the {self.cap}-byte cap")
+            return 0
+        self.parts.append(chunk)
+        if time.monotonic() > self.deadline:
+            self.failure = TransportError("body", "too_slow", f"body not complete after {self.total_timeout:g} s")
+            return 0
+        if self.stop.is_set():
+            self.failure = TransportError("body", "stopped", "crawl stopped")
+            return 0
+        return None
+
+
+class Handles:
+    """A fetcher's libcurl handles, set up once; an exchange takes one and gives it back (each keeps
+    its own connections alive). ``interrupt`` reaches them through ``in_flight``."""
+
+    def __init__(self, in_flight: InFlight, *, connect_timeout: float, read_timeout: float,
+                 total_timeout: float, proxies: dict[str, str]):
+        self._in_flight = in_flight
+        self._lock = threading.Lock()
+        self._free: list = []
+        self._all: list = []
+        self._closed = False
+        self._connect_ms = max(1, int(connect_timeout * 1000))
+        self._stall_s = max(1, math.ceil(read_timeout))  # libcurl counts a stall in whole seconds
+        # a last resort: libcurl's own limit on the whole exchange (the body's limit is checked as it comes)
+        self._whole_ms = int((connect_timeout + read_timeout + total_timeout) * 1000) + 1000
+        self.proxies = proxies
+        self._ca_file = _ca_file()
+
+    def take(self):
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("fetcher closed")
+            if self._free:
+                return self._free.pop()
+        handle = self._new()
+        with self._lock:
+            self._all.append(handle)
+        return handle
+
+    def give(self, handle) -> None:
+        with self._lock:
+            if self._closed:
+                handle.close()
+            else:
+                self._free.append(handle)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            handles, self._all, self._free = self._all, [], []
+        for handle in handles:
+            handle.close()
+
+    def _new(self):
+        handle = pycurl.Curl()
+        key = id(handle)
+        in_flight = self._in_flight
+
+        def opened(fd: int, purpose: int) -> int:
+            in_flight.socket_opened(key, fd)
+            return pycurl.SOCKOPT_OK
+
+        def closing(fd: int) -> int:
+            in_flight.socket_closing(key, fd)
+            return 0
+
+        handle.setopt(pycurl.NOSIGNAL, 1)
+        handle.setopt(pycurl.PROTOCOLS, pycurl.PROTO_HTTP | pycurl.PROTO_HTTPS)
+        handle.setopt(pycurl.HTTP_VERSION, pycurl.CURL_HTTP_VERSION_1_1)
+        handle.setopt(pycurl.FOLLOWLOCATION, 0)
+        handle.setopt(pycurl.ACCEPT_ENCODING, "gzip, deflate")
+        handle.setopt(pycurl.BUFFERSIZE, BODY_BUFFER)
+        handle.setopt(pycurl.CONNECTTIMEOUT_MS, self._connect_ms)
+        handle.setopt(pycurl.LOW_SPEED_LIMIT, 1)
+        handle.setopt(pycurl.LOW_SPEED_TIME, self._stall_s)
+        handle.setopt(pycurl.TIMEOUT_MS, self._whole_ms)
+        handle.setopt(pycurl.SOCKOPTFUNCTION, opened)
+        handle.setopt(pycurl.CLOSESOCKETFUNCTION, closing)
+        if self._ca_file:
+            handle.setopt(pycurl.CAINFO, self._ca_file)
+        handle.setopt(pycurl.PROXY, "")  # no proxy but those read at start (``proxies``): set per request
+        return handle
+
+
+def _ca_file() -> str | None:
+    """The certificates TLS trusts: ``SSL_CERT_FILE`` when set (as Python's ssl module honours it),
+    else certifi's bundle (the same as urllib3's and requests' default)."""
+    named = os.environ.get("SSL_CERT_FILE")
+    if named and os.path.isfile(named):
+        return named
+    try:
+        import certifi
+    except ImportError:  # the system's default store
+        return None
+    return certifi.where()
+
+
+def exchange(handles: Handles, handle, url: str, headers: list[str], *, cap: int, total_timeout: float,
+             judge: Callable[[int, dict], object], stop: threading.Event, on_send=None) -> Answer:
+    """GET ``url`` on ``handle``: the answer, or TransportError. ``judge(status, headers)`` sees the
+    head first and returns None (read the body), "skip" (read past a small body, keep none of it)
+    or an exception (stop now: the answer carries it as ``refused``). ``on_send()`` is called each
+    time the request has been written to its socket."""
+    reading = _Reading(judge, cap, total_timeout, stop)
+    handle.setopt(pycurl.URL, url)
+    handle.setopt(pycurl.HTTPHEADER, headers)
+    handle.setopt(pycurl.HEADERFUNCTION, reading.on_header)
+    handle.setopt(pycurl.WRITEFUNCTION, reading.on_body)
+    if on_send is not None:  # told when the request's head has been written (libcurl's debug report)
+        handle.setopt(pycurl.VERBOSE, 1)
+        handle.setopt(pycurl.DEBUGFUNCTION, lambda kind, _: on_send() if kind == pycurl.INFOTYPE_HEADER_OUT else None)
+    if handles.proxies:
+        handle.setopt(pycurl.PROXY, _proxy_for(url, handles.proxies))
+    try:
+        handle.perform()
+    except pycurl.error as exc:
+        code, message = exc.args[0], str(exc.args[1]) if len(exc.args) > 1 else ""
+        if reading.failure is not None:
+            raise reading.failure from None
+        if isinstance(reading.verdict, Exception):
+            return Answer(reading.status, reading.headers, b"", refused=reading.verdict)
+        if reading.verdict == "skip" and code == pycurl.E_WRITE_ERROR:  # a long body read past: enough of it
+            return Answer(reading.status, reading.headers, skipped=True)
+        raise _transport_error(handle, code, message, reading) from None
+    finally:
+        if on_send is not None:
+            handle.setopt(pycurl.VERBOSE, 0)
+            handle.unsetopt(pycurl.DEBUGFUNCTION)
+    if reading.verdict == "skip":
+        return Answer(reading.status, reading.headers, skipped=True)
+    return Answer(reading.status, reading.headers, b"".join(reading.parts))
+
+
+def _proxy_for(url: str, proxies: dict[str, str]) -> str:
+    scheme, _, rest = url.partition("://")
+    host = rest.split("/", 1)[0].split("?", 1)[0].rsplit("@", 1)[-1]
+    proxy = proxies.get(scheme.lower(), "")
+    if proxy and urllib.request.proxy_bypass(host.rsplit(":", 1)[0] if not host.endswith("]") else host):
+        return ""
+    return proxy
+
+
+def _transport_error(handle, code: int, message: str, reading: _Reading) -> TransportError:
+    short = message if len(message) < 200 else message[:197] + "..."
+    if code in _BAD_URL:
+        return TransportError("final", "bad_url", f"invalid URL: {short}")
+    if code in _TLS:
+        return TransportError("final", "connection", f"connection failed: {short}")
+    if reading.head_done:  # the body broke off
+        if code == pycurl.E_OPERATION_TIMEDOUT:
+            return TransportError("body", "timeout", "read timed out")
+        if code == pycurl.E_BAD_CONTENT_ENCODING:
+            return TransportError("body", "connection", f"corrupt compressed body: {short}")
+        return TransportError("body", "connection", f"connection broken: {short}")
+    connected = handle.getinfo(pycurl.PRETRANSFER_TIME) > 0 or handle.getinfo(pycurl.CONNECT_TIME) > 0
+    if code == pycurl.E_OPERATION_TIMEDOUT:
+        if connected:
+            return TransportError("read", "timeout", "no answer in time: ReadTimeout")
+        return TransportError("connect", "timeout", "no answer in time: ConnectTimeout")
+    if code in _NOT_CONNECTED or not connected:
+        return TransportError("connect", "connection", f"connection failed: {short}")
+    return TransportError("read", "connection", f"connection failed: {short}")
