@@ -8,7 +8,7 @@ import zlib
 import pytest
 import urllib3
 
-from .crawl_helpers import Site, html
+from .crawl_helpers import Site, answer, html
 
 from xnews_gui.crawl.fetcher import FetchError, Fetcher, FetchLimits
 
@@ -143,3 +143,40 @@ def test_a_body_shorter_than_its_content_length_is_a_broken_connection_not_a_pag
             assert fetcher.get(site.url + "/whole").body.endswith(b"<p>whole</p></body></html>")
         finally:
             fetcher.close()
+
+
+def test_closing_the_fetcher_during_a_fetch_neither_fails_nor_cuts_it_and_an_interrupt_still_can():
+    """The inspector closes its fetcher while a worker may still be fetching: the close succeeds, the
+    fetch in flight goes on to its end (here cut by interrupt()), and a later fetch still works."""
+    import threading
+    import time as clock
+
+    release = threading.Event()
+
+    def stall(h):
+        release.wait(10)
+        answer(h, html("<p>late</p>"))
+
+    with Site({"/stall": stall, "/ok": html("<p>ok</p>")}) as site:
+        fetcher = Fetcher("XNews-test", FetchLimits(read_timeout=20, retries=0))
+        outcome = []
+
+        def fetch():
+            try:
+                outcome.append(fetcher.get(site.url + "/stall"))
+            except FetchError as exc:
+                outcome.append(exc)
+
+        worker = threading.Thread(target=fetch)
+        worker.start()
+        clock.sleep(0.3)
+        fetcher.close()
+        assert worker.is_alive()
+        started = clock.monotonic()
+        assert fetcher.interrupt() == 1
+        worker.join(5)
+        release.set()
+        assert not worker.is_alive() and clock.monotonic() - started < 2
+        assert isinstance(outcome[0], FetchError) and outcome[0].kind == "interrupted"
+        assert b"<p>ok</p>" in fetcher.get(site.url + "/ok").body
+        fetcher.close()

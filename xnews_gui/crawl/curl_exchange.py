@@ -119,7 +119,6 @@ class Handles:
         self._in_flight = in_flight
         self._lock = threading.Lock()
         self._free: list = []
-        self._all: list = []
         self._closed = False
         self._connect_ms = max(1, int(connect_timeout * 1000))
         self._stall_s = max(1, math.ceil(read_timeout))  # libcurl counts a stall in whole seconds
@@ -130,14 +129,9 @@ class Handles:
 
     def take(self):
         with self._lock:
-            if self._closed:
-                raise RuntimeError("fetcher closed")
             if self._free:
                 return self._free.pop()
-        handle = self._new()
-        with self._lock:
-            self._all.append(handle)
-        return handle
+        return self._new()
 
     def give(self, handle) -> None:
         with self._lock:
@@ -147,9 +141,11 @@ class Handles:
                 self._free.append(handle)
 
     def close(self) -> None:
+        """Close the idle handles now, and those in an exchange when it ends (libcurl refuses to close
+        a handle in use)."""
         with self._lock:
             self._closed = True
-            handles, self._all, self._free = self._all, [], []
+            handles, self._free = self._free, []
         for handle in handles:
             handle.close()
 
