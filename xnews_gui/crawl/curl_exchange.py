@@ -28,7 +28,7 @@ _TLS = {pycurl.E_SSL_CONNECT_ERROR, pycurl.E_PEER_FAILED_VERIFICATION, pycurl.E_
         pycurl.E_SSL_CIPHER, pycurl.E_SSL_CACERT_BADFILE, pycurl.E_SSL_ISSUER_ERROR,
         pycurl.E_SSL_PINNEDPUBKEYNOTMATCH, pycurl.E_SSL_INVALIDCERTSTATUS}
 _BAD_URL = {pycurl.E_URL_MALFORMAT, pycurl.E_UNSUPPORTED_PROTOCOL}
-BODY_BUFFER = 512 * 1024  # libcurl's largest read: a page that has arrived comes in one call
+BODY_BUFFER = 128 * 1024  # libcurl's largest read: a page that has arrived comes in one call
 DISCARDED = 64 * 1024  # the body of a redirect or an error page is read past (keeping the connection) up to this
 
 
