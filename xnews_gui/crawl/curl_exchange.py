@@ -27,7 +27,10 @@ _NOT_CONNECTED = {pycurl.E_COULDNT_RESOLVE_HOST, pycurl.E_COULDNT_CONNECT, pycur
 _TLS = {pycurl.E_SSL_CONNECT_ERROR, pycurl.E_PEER_FAILED_VERIFICATION, pycurl.E_SSL_CERTPROBLEM,
         pycurl.E_SSL_CIPHER, pycurl.E_SSL_CACERT_BADFILE, pycurl.E_SSL_ISSUER_ERROR,
         pycurl.E_SSL_PINNEDPUBKEYNOTMATCH, pycurl.E_SSL_INVALIDCERTSTATUS}
-_BAD_URL = {pycurl.E_URL_MALFORMAT, pycurl.E_UNSUPPORTED_PROTOCOL}
+_BAD_URL = {pycurl.E_URL_MALFORMAT, pycurl.E_UNSUPPORTED_PROTOCOL}  # before connecting (after: an answer not HTTP)
+# CURLOPT_SUPPRESS_CONNECT_HEADERS (curl.h, libcurl >= 7.54), which pycurl has no name for: a proxy's answer to
+# CONNECT is not given to the header callback, where it would be judged as the page's head
+_SUPPRESS_CONNECT_HEADERS = getattr(pycurl, "SUPPRESS_CONNECT_HEADERS", 265)
 BODY_BUFFER = 128 * 1024  # libcurl's largest read: a page that has arrived comes in one call
 DISCARDED = 64 * 1024  # the body of a redirect or an error page is read past (keeping the connection) up to this
 
@@ -88,7 +91,8 @@ class _Reading:
         if colon:
             name = name.strip().lower()
             value = value.strip()
-            self.headers[name] = f"{self.headers[name]}, {value}" if name in self.headers else value
+            known = self.headers.get(name)
+            self.headers[name] = value if known is None or known == value else f"{known}, {value}"
         return None
 
     def on_body(self, chunk: bytes):
@@ -177,6 +181,7 @@ class Handles:
         if self._ca_file:
             handle.setopt(pycurl.CAINFO, self._ca_file)
         handle.setopt(pycurl.PROXY, "")  # no proxy but those read at start (``proxies``): set per request
+        handle.setopt(_SUPPRESS_CONNECT_HEADERS, 1)
         return handle
 
 
@@ -212,12 +217,13 @@ def exchange(handles: Handles, handle, url: str, headers: list[str], *, cap: int
     try:
         handle.perform()
     except pycurl.error as exc:
+        reading.parts.clear()
         code, message = exc.args[0], str(exc.args[1]) if len(exc.args) > 1 else ""
         if reading.failure is not None:
             raise reading.failure from None
         if isinstance(reading.verdict, Exception):
             return Answer(reading.status, reading.headers, b"", refused=reading.verdict)
-        if reading.verdict == "skip" and code == pycurl.E_WRITE_ERROR:  # a long body read past: enough of it
+        if reading.verdict == "skip":  # a body not wanted, read past or broken (corrupt, cut): the head is the answer
             return Answer(reading.status, reading.headers, skipped=True)
         raise _transport_error(handle, code, message, reading) from None
     finally:
@@ -226,7 +232,9 @@ def exchange(handles: Handles, handle, url: str, headers: list[str], *, cap: int
             handle.unsetopt(pycurl.DEBUGFUNCTION)
     if reading.verdict == "skip":
         return Answer(reading.status, reading.headers, skipped=True)
-    return Answer(reading.status, reading.headers, b"".join(reading.parts))
+    body = b"".join(reading.parts)
+    reading.parts.clear()  # the handle's callbacks hold ``reading`` until its next exchange
+    return Answer(reading.status, reading.headers, body)
 
 
 def _proxy_for(url: str, proxies: dict[str, str]) -> str:
@@ -240,7 +248,10 @@ def _proxy_for(url: str, proxies: dict[str, str]) -> str:
 
 def _transport_error(handle, code: int, message: str, reading: _Reading) -> TransportError:
     short = message if len(message) < 200 else message[:197] + "..."
-    if code in _BAD_URL:
+    # whether this exchange's request went out (the times are set before a URL is even parsed, and a
+    # connection kept alive has no connect time)
+    sent = handle.getinfo(pycurl.REQUEST_SIZE) > 0
+    if code in _BAD_URL and not sent:
         return TransportError("final", "bad_url", f"invalid URL: {short}")
     if code in _TLS:
         return TransportError("final", "connection", f"connection failed: {short}")
@@ -250,11 +261,10 @@ def _transport_error(handle, code: int, message: str, reading: _Reading) -> Tran
         if code == pycurl.E_BAD_CONTENT_ENCODING:
             return TransportError("body", "connection", f"corrupt compressed body: {short}")
         return TransportError("body", "connection", f"connection broken: {short}")
-    connected = handle.getinfo(pycurl.PRETRANSFER_TIME) > 0 or handle.getinfo(pycurl.CONNECT_TIME) > 0
     if code == pycurl.E_OPERATION_TIMEDOUT:
-        if connected:
+        if sent:
             return TransportError("read", "timeout", "no answer in time: ReadTimeout")
         return TransportError("connect", "timeout", "no answer in time: ConnectTimeout")
-    if code in _NOT_CONNECTED or not connected:
+    if code in _NOT_CONNECTED or not sent:
         return TransportError("connect", "connection", f"connection failed: {short}")
     return TransportError("read", "connection", f"connection failed: {short}")

@@ -115,7 +115,11 @@ class Fetcher:
         redirects: list[str] = []
         seen = {url}
         while True:
-            if not is_allowed_scheme(url):
+            try:
+                allowed = is_allowed_scheme(url)
+            except ValueError as exc:  # urlsplit refuses it (an unclosed IPv6 bracket)
+                raise FetchError("bad_url", f"invalid URL: {exc}: {url[:200]}") from None
+            if not allowed:
                 raise FetchError("bad_url", f"not an http(s) URL: {url}")
             if check:
                 check(url)
@@ -123,7 +127,10 @@ class Fetcher:
                 status, ctype, body, location = self._exchange(url, accept, sent)
             if location is None:
                 return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started)
-            target = urljoin(url, location)
+            try:
+                target = urljoin(url, location)
+            except ValueError as exc:
+                raise FetchError("bad_url", f"invalid redirect: {exc}: {location[:200]}") from None
             if target in seen:
                 raise FetchError("redirects", f"redirect loop at {target}")
             if len(redirects) >= self.limits.max_redirects:
@@ -216,7 +223,7 @@ def _judge(accept: str, cap: int):
         if accept == "image" and mime not in IMAGE_TYPES:
             return FetchError("content_type", f"not an accepted image type: {mime or '(none)'}")
         length = headers.get("content-length", "")
-        if length.isdigit() and int(length) > cap:
+        if length.isdecimal() and int(length) > cap:
             return FetchError("too_large", f"Content-Length {length} over the {cap}-byte cap")
         return None
 
@@ -229,7 +236,7 @@ def _outcome(answer: Answer, accept: str):
         raise answer.refused
     location = answer.header("location") if status in REDIRECT_STATUSES else ""
     if location:
-        return status, ctype, b"", location
+        return status, ctype, b"", _as_browsers_read(location)
     if status >= 400:
         kind = "http_5xx" if status >= 500 else "http_4xx"
         raise FetchError(kind, f"HTTP {status}", status=status, retry_after=_retry_after(answer.header("retry-after")))
@@ -237,6 +244,16 @@ def _outcome(answer: Answer, accept: str):
     if accept == "html" and not ctype.split(";", 1)[0].strip() and not body.lstrip()[:1] == b"<":
         raise FetchError("content_type", "no content type and the body is not HTML")
     return status, ctype, body, None
+
+
+def _as_browsers_read(location: str) -> str:
+    """A Location sent as UTF-8 (head lines are read as Latin-1) read as UTF-8, as browsers and requests do."""
+    if location.isascii():
+        return location
+    try:
+        return location.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:  # Latin-1 indeed
+        return location
 
 
 def _backoff(failures: int, limits: FetchLimits) -> float:
@@ -251,7 +268,7 @@ def _retry_after(value: str) -> float | None:
     value = value.strip()
     if not value:
         return None
-    if value.isdigit():
+    if value.isdecimal():
         return float(value)
     try:
         when = parsedate_to_datetime(value)
