@@ -286,7 +286,7 @@ def _minima_of_texts(hashes: np.ndarray, starts: list[int]) -> np.ndarray:
 
 
 def to_blob(sig: np.ndarray) -> bytes:
-    return sig.astype("<u4").tobytes()
+    return np.asarray(sig, dtype="<u4").tobytes()  # no copy first when it is '<u4' already
 
 
 def from_blob(blob: bytes) -> np.ndarray:
@@ -319,7 +319,8 @@ def fingerprints(sigs: np.ndarray) -> np.ndarray:
 
 def _equal_bytes(columns: np.ndarray, column: np.ndarray) -> np.ndarray:
     """How many bytes of each column of ``columns`` (PERMUTATIONS x n) equal ``column``'s."""
-    return (columns == column).sum(axis=0, dtype=np.uint8)  # at most 128
+    # at most 128; summed as the bytes the comparison wrote (a sum of bools casts each one: 1.3x slower)
+    return (columns == column).view(np.uint8).sum(axis=0, dtype=np.uint8)
 
 
 def best_match(sig: tuple[np.ndarray, int], known: np.ndarray, sizes: np.ndarray,
@@ -334,8 +335,10 @@ def best_match(sig: tuple[np.ndarray, int], known: np.ndarray, sizes: np.ndarray
     if known_fingerprints is None:
         rows = np.arange(len(known))
         equal = np.count_nonzero(known == sig[0][None, :], axis=1)
-    else:
-        rows = np.flatnonzero(_equal_bytes(known_fingerprints, fingerprints(sig[0])) >= floor)  # (128, 1) column
+    else:  # sig's fingerprint column: its low bytes as a (128, 1) column
+        rows = np.flatnonzero(_equal_bytes(known_fingerprints, sig[0].astype(np.uint8)[:, None]) >= floor)
+        if not len(rows):  # the usual answer: no row comes near (a few numpy calls less per article)
+            return -1
         equal = np.count_nonzero(known[rows] == sig[0][None, :], axis=1)
     passed = equal >= floor  # the Jaccard floor first: cheap
     if not passed.any():
