@@ -68,3 +68,18 @@ def test_joined_links_are_what_urljoin_gives(base):
              "/a#", "/a?q=1#f", "/a;p", "/a\\b", "/a b", "/a\tb", "/a\x01", "/%7Ea", "/a:b@c", "//cdn.vn/x.png"]
     for link in links:
         assert join_url(base, link) == urljoin(base, link), link
+
+
+@pytest.mark.parametrize("base", [
+    BASE, "http://h.vn", "https://h.vn:8080", "http://h.vn?q", "http://h.vn#f", "http://h.vn:123456/a", "HTTP://h.vn/a",
+    "http://user@h.vn/a", "http://[::1]:80/a", "http://h.vn\t/a", "http://h\n.vn/a", " http://h.vn/a", "http:///a",
+    "http://./a", "http://h.vn:/a", "http://h_x.vn/a", "http://hà.vn/a", "ftp://h.vn/a", "", "/relative", "http:h.vn/a",
+])
+def test_the_origin_before_a_root_relative_link_is_urlparses(base):
+    from urllib.parse import urlparse
+
+    from xnews_gui.core.urls import _origin
+
+    parts = urlparse(base)
+    expected = f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+    assert _origin(base) == expected

@@ -234,6 +234,8 @@ def _drop_headline(roots, title: str) -> bool:
     dropped = False
     for root in roots:
         for node in _TEXT_WITH(root, w=word):
+            if not node.is_tail and len(node) > longest and len(normalize_space(node)) > longest:
+                continue  # a paragraph: every element holding this text is longer than a headline
             el = node.getparent()
             in_root = el.getparent() is root if node.is_tail else el is root
             if in_root and " ".join(node.split()) == title:  # bare text (a sanitised-away <h1>): clear it

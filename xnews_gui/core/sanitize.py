@@ -59,9 +59,10 @@ def prepare(fragment_el, base_url: str | None) -> None:
             base.drop_tree()
     if base_url:
         # a <base> inside the fragment must not move its links elsewhere: lxml's make_links_absolute
-        # applies it even with resolve_base_href=False (its rewrite_links resolves by default)
-        for base in list(fragment_el.iter("base")):
-            base.drop_tree()
+        # applies it even with resolve_base_href=False (its rewrite_links resolves by default); the
+        # fragment itself is the only <base> left
+        if fragment_el.tag == "base":
+            fragment_el.drop_tree()
         _absolute_links(fragment_el, base_url)
 
 

@@ -110,10 +110,22 @@ def join_url(base_url: str, link: str) -> str:
     return urljoin(base_url, link)
 
 
-@lru_cache(maxsize=256)
+# "http(s)://" and a plain host[:port] up to the end or a "/", "?" or "#": urlparse's scheme and netloc
+_PLAIN_ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|\Z)")
+
+
 def _origin(base_url: str) -> str:
     """'scheme://netloc' of an http(s) base URL, as urljoin puts it before a root-relative path; ''
-    for any other base."""
+    for any other base. Read off a plain URL without parsing it: the base is most often the page's
+    own URL, a new one for every page."""
+    plain = _PLAIN_ORIGIN.match(base_url)
+    if plain is not None:
+        return plain.group()
+    return _parsed_origin(base_url)
+
+
+@lru_cache(maxsize=256)
+def _parsed_origin(base_url: str) -> str:
     parts = urlparse(base_url)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
 
