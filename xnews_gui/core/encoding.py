@@ -63,6 +63,84 @@ def decode_html_utf8(data: bytes, content_type: str | None = None) -> tuple[str,
     return text, enc, (data if verbatim else None)
 
 
+def utf8_if_valid(data: bytes, content_type: str | None = None) -> bytes | None:
+    """``decode_html_utf8(data, content_type)[2]`` for bytes that are valid UTF-8, told without decoding
+    the page: ``data`` when ``decode_html`` reads valid UTF-8 bytes as UTF-8 (no byte-order mark, the
+    charset declared utf-8 or none usable) and the page's non-ASCII characters, checked alone, are NFC
+    and hold no U+FFFD and no control character (nor do its ASCII ones); else None (None too where only
+    decoding the whole page can tell). Whether ``data`` is valid UTF-8 is left to the caller: the HTML
+    parser reports invalid bytes (``html_text.parse_fetched``)."""
+    if not isinstance(data, bytes) or not _utf8_first(data, content_type):
+        return None
+    if data.isascii():
+        return None if any(byte in data for byte in _ASCII_CONTROLS) else data
+    rest = data.translate(None, _ASCII_TEXT)
+    if any(byte in rest for byte in _ASCII_CONTROLS) or _other_controls(rest):
+        return None
+    try:
+        rest = rest.decode("utf-8")
+    except UnicodeDecodeError:  # not UTF-8
+        return None
+    if "\ufffd" in rest or unicodedata.normalize("NFC", rest) is not rest:
+        return None  # (a "maybe" of the NFC check: decode_html_utf8 looks at the whole page)
+    return data
+
+
+def _utf8_first(data: bytes, content_type: str | None) -> bool:
+    """Whether ``_decode`` takes ``data`` as UTF-8 when it is valid UTF-8: no byte-order mark, and the
+    HTTP header's charset is utf-8, or it names none usable and ``<meta>`` names utf-8 or none usable."""
+    if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return False
+    header = charset_from_content_type(content_type)
+    if header:
+        return header == "utf-8"
+    m = _META_CHARSET.search(data[:8192])
+    meta = _known(m.group(1).decode("ascii", "ignore")) if m else None
+    return meta is None or meta == "utf-8"
+
+
+class FetchedHtml:
+    """A fetched page as the crawl parses it: its bytes, and the text ``decode_html_utf8`` gives,
+    decoded only when something asks for it (a regex rule, a login check): most pages are parsed from
+    their bytes and never need it.
+
+    ``candidate`` is ``utf8_if_valid``'s answer; a parser that took those bytes and found them valid
+    UTF-8 says so with ``valid_utf8()``: the text is then their strict decoding, ``utf8`` the bytes
+    and ``encoding`` utf-8, as ``decode_html_utf8`` would say."""
+
+    __slots__ = ("data", "content_type", "candidate", "_valid", "_decoded")
+
+    def __init__(self, data: bytes, content_type: str | None = None):
+        self.data, self.content_type = data, content_type
+        self.candidate = utf8_if_valid(data, content_type)
+        self._valid = False
+        self._decoded: tuple[str, str, bytes | None] | None = None
+
+    def valid_utf8(self) -> None:
+        if self.candidate is None:
+            raise ValueError("no candidate bytes to call valid")
+        self._valid = True
+
+    def _decode(self) -> tuple[str, str, bytes | None]:
+        if self._decoded is None:
+            self._decoded = (self.candidate.decode("utf-8"), "utf-8", self.candidate) if self._valid \
+                else decode_html_utf8(self.data, self.content_type)
+        return self._decoded
+
+    @property
+    def text(self) -> str:
+        return self._decode()[0]
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8" if self._valid else self._decode()[1]
+
+    @property
+    def utf8(self) -> bytes | None:
+        """``decode_html_utf8``'s bytes: the page's UTF-8 as fetched, or None."""
+        return self.candidate if self._valid else self._decode()[2]
+
+
 def _decode(data: bytes, content_type: str | None) -> tuple[str, str, bool]:
     """(text, encoding, whether ``text.encode("utf-8") == data``)."""
     if isinstance(data, str):

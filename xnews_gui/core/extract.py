@@ -15,7 +15,8 @@ from .profile import FIELDS, Profile
 from .rules import Rule, RuleError, element_text, normalize_space
 from .maintext import main_text_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
-from .html_text import fragment_text, holds, html_to_text, parse_fragment, parse_page
+from .encoding import FetchedHtml
+from .html_text import fragment_text, holds, html_to_text, parse_fetched, parse_fragment, parse_page
 from .text import strip_control_chars_html_utf8
 from .urls import absolute, is_allowed_scheme
 
@@ -66,15 +67,22 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     ``fallbacks`` says so. ``utf8``: ``decode_html_utf8``'s bytes (the page text's UTF-8, free of
     control characters) when the caller has them, so that they are not made again for the parser.
     """
-    if isinstance(html, bytes):
-        from .encoding import decode_html
-
-        text = decode_html(html, content_type)[0]
+    doc = parse_fetched(html, url, references=True) if isinstance(html, FetchedHtml) else None
+    if doc is not None:  # parsed from the fetched bytes: the text is decoded only if a rule needs it
+        page_text = _text_of(html)
     else:
-        text = html
-    # a raw \x01 (or &#1;) in a title breaks every XML export downstream
-    text, data = strip_control_chars_html_utf8(text, utf8 if text is html else None, clean=True)
-    doc = parse_page(text, data, url)
+        if isinstance(html, FetchedHtml):
+            text, utf8 = html.text, html.utf8
+        elif isinstance(html, bytes):
+            from .encoding import decode_html
+
+            text, utf8 = decode_html(html, content_type)[0], None
+        else:
+            text = html
+        # a raw \x01 (or &#1;) in a title breaks every XML export downstream
+        text, data = strip_control_chars_html_utf8(text, utf8, clean=True)
+        doc = parse_page(text, data, url)
+        page_text = (lambda: text)
     article = Article(url=url)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
     # removed byline can still be the author
@@ -85,10 +93,10 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         anchor_value = _anchor_value(expect, doc) if expect else ""
         if name == "body":
             _drop(doc, profile.remove)
-        value, problems, error = _first_plausible(article, name, rules, doc, text, url, profile.remove, expect,
+        value, problems, error = _first_plausible(article, name, rules, doc, page_text, url, profile.remove, expect,
                                                   anchor_value)
         if name == "body" and expect is not None and problems:  # only profiles that say what a body looks like
-            value, problems = _body_fallback(article, text, url, expect, value, problems)
+            value, problems = _body_fallback(article, page_text(), url, expect, value, problems)
         if error and not value:
             article.errors.append(f"{name}: {error}")
         elif rules and rules[0].required and not value:
@@ -104,6 +112,10 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     if article.date:
         article.date = parse_date(article.date) or ""  # ISO or nothing: never the page's raw text
     return article
+
+
+def _text_of(page: FetchedHtml):
+    return lambda: page.text
 
 
 def _first_plausible(article, name, rules, doc, text, url, remove, expect, anchor_value):
@@ -176,24 +188,25 @@ def _anchor_value(expect, doc) -> str:
     return next((v for v in values if v), "")
 
 
-def _values(rule: Rule, doc, text: str, url: str) -> list[str]:
+def _values(rule: Rule, doc, text, url: str) -> list[str]:
+    """``text``: the page's text, when called (regex and markers rules read it)."""
     if rule.kind in ("css", "xpath", "jsonld"):
         values = rule.apply(doc, url)
     else:
-        values = rule.apply(text, url)
+        values = rule.apply(text(), url)
         if rule.take == "text":
             values = [normalize_space(v) for v in values]
     return [v for v in values if v]
 
 
-def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int = 0,
+def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
                     title: str = "") -> tuple[str, str, list]:
     """(sanitised body HTML, its text, its images) that one rule gives.
 
     ``per_page``: how many containers the rule matched at authoring (0: any); a
     rule that matched one container then takes the first one now (later matches
     are teaser cards and the like). ``title``: the article's headline, left out
-    of the body when the container repeats it.
+    of the body when the container repeats it. ``text``: the page's text, when called.
     """
     if rule.kind in ("css", "xpath"):
         elements = rule.select(doc)
@@ -210,7 +223,7 @@ def _body_candidate(rule: Rule, doc, text: str, url: str, remove, per_page: int 
         paragraphs = [p for v in rule.apply(doc, url) for p in v.split("\n") if p.strip()]
         body_html = sanitize_html("".join(f"<p>{escape(p)}</p>" for p in paragraphs), url)
     else:
-        html = "".join(rule.with_(take="html").apply(text, url))
+        html = "".join(rule.with_(take="html").apply(text(), url))
         if html and remove:
             html = _drop_in_fragment(html, remove)
         body_html = sanitize_html(html, url)

@@ -4,11 +4,13 @@ and a body's plain text with one paragraph per line."""
 from __future__ import annotations
 
 import re
+import threading
 
 import lxml.html
 from lxml import etree
 
 from .rules import _XML_DECL, normalize_space, parse_html
+from .text import strip_control_chars_html
 
 
 def _utf8_html_parser():
@@ -33,6 +35,42 @@ def parse_page(text: str, data: bytes, url: str):
         return lxml.html.document_fromstring(data, parser=_UTF8_HTML, base_url=url)
     except (etree.ParserError, ValueError):
         return parse_html(text, url)
+
+
+# lxml's error log is its parser's: one parser per thread, so that the log read is this parse's
+_PARSERS = threading.local()
+_XML_DECL_BYTES = re.compile(rb"^\s*<\?xml[^>]*\?>", re.I)
+_REFERENCE_BYTES = re.compile(rb"&#(?:[xX]0*[0-9a-fA-F]{1,6}|0*[0-9]{1,7});?")
+
+
+def parse_fetched(page, url: str, references: bool = False):
+    """``parse_page(page.text, page.utf8, url)`` for a ``core.encoding.FetchedHtml``, without decoding
+    the page first when its bytes are a candidate: lxml parses them and reports invalid UTF-8 in its
+    error log (tests/unit/test_fetched_html.py holds it to that); with nothing reported the page is
+    valid UTF-8 and ``page.valid_utf8()`` is called, else the page is decoded to know. None when the
+    page must take the text path (not a candidate, not valid UTF-8, or a page ``parse_page`` parses
+    from its text: blank, an XML declaration). ``references``: None for a page holding a character
+    reference to a control character too (``extract`` strips those from the text first)."""
+    data = page.candidate
+    if data is None:
+        return None
+    head = data.lstrip()  # the text's leading blanks, when the first other character is ASCII
+    if not head or head[0] >= 0x80 or _XML_DECL_BYTES.match(data):
+        return None
+    if references and b"&" in data and b"&#" in data and any(not strip_control_chars_html(m.group().decode("ascii"))
+                                            for m in _REFERENCE_BYTES.finditer(data)):
+        return None
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = _utf8_html_parser()
+    try:
+        doc = lxml.html.document_fromstring(data, parser=parser, base_url=url)
+    except (etree.ParserError, ValueError):
+        return None
+    if len(parser.error_log) == 0:
+        page.valid_utf8()
+        return doc
+    return doc if page.utf8 is data else None  # decode_html_utf8 tells
 
 
 _BLOCKS = {"p", "div", "li", "h2", "h3", "h4", "h5", "h6", "blockquote", "figcaption", "tr", "pre", "br", "figure"}

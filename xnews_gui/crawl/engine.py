@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..core.encoding import decode_html_utf8
+from ..core.encoding import FetchedHtml
 from ..core.profile import FIELDS, Profile
 from .control import RunControl
 from .cookies import looks_like_login
@@ -211,21 +211,22 @@ class Crawler(RunControl, Workers):
 
     def _handle(self, req: Request, result: FetchResult) -> bool:
         """Parse one fetched page; True when it is handed over (to the pipeline or a job)."""
-        text, encoding, utf8 = decode_html_utf8(result.body, result.content_type)
-        item = PageItem(req, result.url, result.status, result.content_type, encoding,
-                        self._save_raw(result.url, result.body))
+        page = FetchedHtml(result.body, result.content_type)  # the text is decoded only when needed
+        raw_path = self._save_raw(result.url, result.body)
         result.body = b""  # not needed any more: nothing queued holds a page body
         if req.kind == "list":
-            links = self.parser.list_page(req, text, result.url, self.state, self.sink, utf8)
+            links = self.parser.list_page(req, page, result.url, self.state, self.sink)
+            item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)
             if links is None:  # a focused crawl's page under the relevance threshold
                 self.stats_.add(not_expanded=1)
             else:
                 if req.depth == 0 and not links[0] and not links[1]:
-                    self._dead_start(result.url, text)
+                    self._dead_start(result.url, page.text)
                 self.queuer.push_links(req, *links)
         else:
-            article = self.parser.article_page(text, result.url, utf8)
-            if not article.ok and self._login_check(text, result.url):  # no evidence against the rules
+            article = self.parser.article_page(page, result.url)
+            item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)
+            if not article.ok and self._login_check(page.text, result.url):  # no evidence against the rules
                 self._page_finished(item, ok=False)  # failed: the next pass asks again (after a login)
                 self.pipeline.failure(result.url, "the site answered with a login form")
                 self._error(result.url, "login", "the site answered with a login form")

@@ -13,7 +13,8 @@ from typing import Callable
 from ..core.extract import extract
 from ..core.links import follow
 from ..core.profile import Profile
-from ..core.html_text import parse_page
+from ..core.encoding import FetchedHtml
+from ..core.html_text import parse_fetched, parse_page
 from ..core.urls import UrlError, canonical
 from .options import CrawlOptions
 from .relevance import KeywordRelevance
@@ -36,11 +37,17 @@ class PageParser:
             else options.relevance_threshold
         self.keywords = KeywordRelevance(settings.topic_keywords)
 
-    def list_page(self, req, text: str, url: str, state, sink, utf8: bytes | None = None):
+    def list_page(self, req, text, url: str, state, sink, utf8: bytes | None = None):
         """(article links, list links, score, article URLs already stored) to queue, or None when a
         focused crawl does not expand the page. Links are (canonical URL, anchor text or "").
-        ``utf8``: as for ``article_page`` (lxml parses those bytes: a quarter cheaper than the text)."""
-        doc = parse_page(text, utf8, url)
+        ``text``: the page's text or its ``FetchedHtml`` (parsed from its bytes, the text decoded only
+        when needed); ``utf8``: as for ``article_page`` (lxml parses those bytes: a quarter cheaper)."""
+        if isinstance(text, FetchedHtml):
+            doc = parse_fetched(text, url)
+            if doc is None:
+                doc = parse_page(text.text, text.utf8, url)
+        else:
+            doc = parse_page(text, utf8, url)
         score = 1.0
         expand = True
         if self.strategy in ("best_first", "focused"):
@@ -76,11 +83,12 @@ class PageParser:
             return self.keywords(text)
         return 1.0
 
-    def article_page(self, text: str, url: str, utf8: bytes | None = None):
-        """``utf8``: ``decode_html_utf8``'s bytes (exactly ``text``'s UTF-8, no control character)."""
+    def article_page(self, text, url: str, utf8: bytes | None = None):
+        """``text``: the page's text or its ``FetchedHtml``; ``utf8``: ``decode_html_utf8``'s bytes
+        (exactly ``text``'s UTF-8, no control character)."""
         article = extract(text, url, self.profile, utf8=utf8)
         if not article.ok and self.profile.render is not None:
-            article = self.rendered(text, url) or article
+            article = self.rendered(text.text if isinstance(text, FetchedHtml) else text, url) or article
         if article.ok:
             try:
                 article.url = canonical(url)
