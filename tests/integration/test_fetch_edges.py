@@ -159,6 +159,19 @@ def test_redirects_from_http_to_https_and_back(fetcher, monkeypatch):
     assert result.status == 200 and result.redirects == [https_url(site, "/secure"), server.url("/back")]
 
 
+def test_https_trusts_the_authorities_in_ssl_cert_dir_as_the_systems_store_is_trusted(tmp_path, monkeypatch):
+    # a certificate directory as OpenSSL reads one (the system's /etc/ssl/certs): files named by subject hash
+    (tmp_path / "88d0bdcb.0").write_bytes(CERT.read_bytes())  # openssl x509 -hash of the test certificate
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path))
+    with tls_site({"/tin": (200, {"Content-Type": "text/html"}, PAGE)}) as site:
+        f = Fetcher(UA)
+        try:
+            assert outcome(f, https_url(site, "/tin")) == (200, PAGE)
+        finally:
+            f.close()
+
+
 # --- retries -------------------------------------------------------------------------------------
 
 def test_retry_after_as_a_date_as_a_huge_number_or_unreadable():

@@ -11,7 +11,7 @@ as decoded (a decompression bomb stops at the cap). Redirects and retries are th
 from __future__ import annotations
 
 import math
-import os
+import ssl
 import threading
 import time
 import urllib.request
@@ -129,7 +129,7 @@ class Handles:
         # a last resort: libcurl's own limit on the whole exchange (the body's limit is checked as it comes)
         self._whole_ms = int((connect_timeout + read_timeout + total_timeout) * 1000) + 1000
         self.proxies = proxies
-        self._ca_file = _ca_file()
+        self._ca_file, self._ca_dir = _trusted()
 
     def take(self):
         with self._lock:
@@ -180,22 +180,25 @@ class Handles:
         handle.setopt(pycurl.CLOSESOCKETFUNCTION, closing)
         if self._ca_file:
             handle.setopt(pycurl.CAINFO, self._ca_file)
+        if self._ca_dir:
+            handle.setopt(pycurl.CAPATH, self._ca_dir)
         handle.setopt(pycurl.PROXY, "")  # no proxy but those read at start (``proxies``): set per request
         handle.setopt(_SUPPRESS_CONNECT_HEADERS, 1)
         return handle
 
 
-def _ca_file() -> str | None:
-    """The certificates TLS trusts: ``SSL_CERT_FILE`` when set (as Python's ssl module honours it),
-    else certifi's bundle (the same as urllib3's and requests' default)."""
-    named = os.environ.get("SSL_CERT_FILE")
-    if named and os.path.isfile(named):
-        return named
+def _trusted() -> tuple[str | None, str | None]:
+    """The certificate authorities TLS trusts (a file, a directory), as Python's ssl module and urllib3
+    trust them: ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` when set, else the system's store (with the
+    authorities a user or a company added to it); certifi's bundle where the system has no file."""
+    paths = ssl.get_default_verify_paths()  # None for what does not exist
+    if paths.cafile is not None:
+        return paths.cafile, paths.capath
     try:
         import certifi
-    except ImportError:  # the system's default store
-        return None
-    return certifi.where()
+    except ImportError:
+        return None, paths.capath
+    return certifi.where(), paths.capath
 
 
 def exchange(handles: Handles, handle, url: str, headers: list[str], *, cap: int, total_timeout: float,
