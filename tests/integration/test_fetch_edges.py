@@ -18,6 +18,7 @@ import pytest
 
 from .test_fetch_reach import CERT, PROXY_VARS, Proxy, https_url, tls_site
 
+from xnews_gui.crawl.cookies import Cookie, CookieFile
 from xnews_gui.crawl.fetcher import FetchError, Fetcher, FetchLimits
 from xnews_gui.crawl.politeness import HostGate
 
@@ -241,6 +242,18 @@ def test_an_answer_that_is_not_http_is_a_connection_failure_not_a_bad_url(fetche
     server = Raw({"/09": then_close(PAGE), "/garbage": then_close(b"HTTP/1.1 abc\r\n\r\n")})
     for path in ("/09", "/garbage"):
         assert outcome(fetcher, server.url(path))[0] == "connection", path
+
+
+def test_a_user_agent_or_a_cookie_with_vietnamese_letters_goes_out_as_utf8():
+    server = Raw({"/tin": page()})
+    jar = CookieFile([Cookie("ten", "Nguyễn", "127.0.0.1", "/")])
+    f = Fetcher("XNews/1; +Tòa soạn", cookies=jar)
+    try:
+        assert outcome(f, server.url("/tin")) == (200, PAGE)
+    finally:
+        f.close()
+    assert "\r\nUser-Agent: XNews/1; +Tòa soạn\r\n".encode() in server.requests[0]
+    assert server.requests[0].endswith("\r\nCookie: ten=Nguyễn".encode())
 
 
 # --- URLs ----------------------------------------------------------------------------------------

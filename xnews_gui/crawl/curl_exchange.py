@@ -201,7 +201,7 @@ def _trusted() -> tuple[str | None, str | None]:
     return certifi.where(), paths.capath
 
 
-def exchange(handles: Handles, handle, url: str, headers: list[str], *, cap: int, total_timeout: float,
+def exchange(handles: Handles, handle, url: str, headers: list[bytes], *, cap: int, total_timeout: float,
              judge: Callable[[int, dict], object], stop: threading.Event, on_send=None) -> Answer:
     """GET ``url`` on ``handle``: the answer, or TransportError. ``judge(status, headers)`` sees the
     head first and returns None (read the body), "skip" (read past a small body, keep none of it)

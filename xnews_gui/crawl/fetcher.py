@@ -89,7 +89,9 @@ class Fetcher:
         self.user_agent = user_agent
         self._in_flight = InFlight()
         common = [f"User-Agent: {user_agent}", "Accept-Language: vi,en;q=0.8"]
-        self._headers = {kind: common + [f"Accept: {accept}"] for kind, accept in ACCEPT.items()}  # per request kind
+        # per request kind; as bytes, UTF-8 (a user agent or a cookie with Vietnamese letters), as browsers send cookies
+        self._headers = {kind: [line.encode() for line in common + [f"Accept: {accept}"]]
+                         for kind, accept in ACCEPT.items()}
         # proxies from the environment, read once (as urllib does)
         proxies = {scheme: url for scheme, url in urllib.request.getproxies().items() if scheme in ("http", "https")}
         self._handles = Handles(self._in_flight, connect_timeout=limits.connect_timeout,
@@ -149,7 +151,7 @@ class Fetcher:
         headers = self._headers.get(accept) or self._headers["any"]
         cookie = self.cookies.header_for(url) if self.cookies else ""
         if cookie:
-            headers = headers + [f"Cookie: {cookie}"]
+            headers = headers + [f"Cookie: {cookie}".encode()]
         cap = self.limits.max_image_bytes if accept == "image" else self.limits.max_bytes
         handle = self._handles.take()
         self._in_flight.begin(id(handle))
@@ -168,7 +170,7 @@ class Fetcher:
             raise self._cut()
         return result
 
-    def _tries(self, handle, url: str, headers: list[str], accept: str, cap: int, sent):
+    def _tries(self, handle, url: str, headers: list[bytes], accept: str, cap: int, sent):
         limits = self.limits
         tries = {"connect": 0, "read": 0, "status": 0}
         failures = 0
