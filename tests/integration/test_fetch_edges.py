@@ -115,14 +115,28 @@ def outcome(f: Fetcher, url: str, **kwargs):
 
 # --- bodies and connections ----------------------------------------------------------------------
 
-def test_bodies_until_close_connection_close_and_dropped_kept_alive_connections(fetcher):
+def test_bodies_until_close_connection_close_and_dropped_kept_alive_connections():
+    served = set()
+
+    def once_per_connection(conn):
+        if conn in served:
+            return False  # the kept-alive connection dropped just as the next request came: no answer
+        served.add(conn)
+        conn.sendall(page())
+        return True
+
     server = Raw({"/http10": then_close(b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n" + PAGE * 100),
                   "/close": then_close(page("Connection: close")),
-                  "/dropped": then_close(page())})  # kept alive by its head, closed by the server after it
-    for path in ("/http10", "/close", "/close", "/dropped", "/dropped", "/http10"):
-        assert outcome(fetcher, server.url(path))[0] == 200, path
-    assert outcome(fetcher, server.url("/http10"))[1] == PAGE * 100
-    assert len(server.requests) == 7
+                  "/dropped": then_close(page()),  # kept alive by its head, closed by the server after it
+                  "/once": once_per_connection})
+    f = Fetcher(UA, FetchLimits(retries=0))  # none of ours: libcurl tries a dropped kept-alive connection again
+    try:
+        for path in ("/http10", "/close", "/close", "/dropped", "/dropped", "/once", "/once", "/once", "/http10"):
+            assert outcome(f, server.url(path))[0] == 200, path
+        assert outcome(f, server.url("/http10"))[1] == PAGE * 100
+    finally:
+        f.close()
+    assert len(server.requests) == 12 and len(served) == 3
 
 
 def test_answers_without_a_page_are_what_they_were(fetcher):
@@ -193,6 +207,18 @@ def test_retry_after_as_a_date_as_a_huge_number_or_unreadable():
     finally:
         f.close()
     assert [r.split(b" ")[1] for r in server.requests] == [b"/date"] * 2 + [b"/huge"] * 2 + [b"/unreadable"] * 2
+
+
+def test_interrupt_cuts_the_wait_a_retry_after_asks_for():
+    server = Raw({"/busy": head("503 Busy", "Retry-After: 20", length=0)})
+    f = Fetcher(UA)
+    threading.Timer(0.3, f.interrupt).start()
+    started = time.monotonic()
+    try:
+        assert outcome(f, server.url("/busy"))[0] == "interrupted"
+    finally:
+        f.close()
+    assert time.monotonic() - started < 5 and len(server.requests) == 1
 
 
 # --- heads ---------------------------------------------------------------------------------------

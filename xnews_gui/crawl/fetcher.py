@@ -198,11 +198,16 @@ class Fetcher:
             return _outcome(answer, accept)
 
     def _pause(self, wait: float) -> None:
-        """The wait before trying again, ended at once by a stop; an interrupted exchange is not tried again."""
-        if self._in_flight.is_cut():
-            raise FetchError("interrupted", "request interrupted")
-        if self.stop.wait(min(max(wait, 0.0), self.limits.max_backoff_s)):
-            raise FetchError("stopped", "crawl stopped")
+        """The wait before trying again, ended at once by a stop and within a quarter second by
+        ``interrupt()`` (a pause); an interrupted exchange is not tried again."""
+        deadline = time.monotonic() + min(max(wait, 0.0), self.limits.max_backoff_s)
+        while not self._in_flight.is_cut():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            if self.stop.wait(min(left, 0.25)):
+                raise FetchError("stopped", "crawl stopped")
+        raise FetchError("interrupted", "request interrupted")
 
     def _cut(self) -> FetchError:
         if self.stop.is_set():
