@@ -229,12 +229,16 @@ def test_odd_heads_give_the_page_or_one_clear_line(fetcher):
                   "/long": page(f"X-Long: {'a' * 200_000}"),
                   "/no-colon": page("this line has no colon"),
                   "/two-types": page("Content-Type: text/html"),
-                  "/continue": head("100 Continue") + page()})
+                  "/continue": head("100 Continue") + page(),
+                  "/trailers": head("200 OK", "Content-Type: text/html", "Transfer-Encoding: chunked")
+                  + b"%x\r\n%s\r\n0\r\nContent-Type: application/pdf\r\nContent-Length: 99999999\r\n\r\n" % (len(PAGE), PAGE)})
     for path in ("/many", "/long", "/no-colon"):
         kind, message = outcome(fetcher, server.url(path))
         assert kind == "connection" and "\n" not in message and len(message) < 300, (path, message)
     assert outcome(fetcher, server.url("/two-types")) == (200, PAGE)
     assert outcome(fetcher, server.url("/continue")) == (200, PAGE)
+    trailed = fetcher.fetch(server.url("/trailers"))  # fields after the body do not change the answer
+    assert (trailed.content_type, trailed.body) == ("text/html", PAGE)
 
 
 def test_compressed_bodies_decoded_or_refused_clearly(fetcher):

@@ -66,7 +66,8 @@ class _Reading:
     total_timeout: float
     stop: threading.Event
     status: int = 0
-    headers: dict = field(default_factory=dict)
+    headers: dict = field(default_factory=dict)  # the answer's head, once complete
+    fields: dict = field(default_factory=dict)  # the fields of the head being read
     head_done: bool = False
     verdict: object = None
     parts: list = field(default_factory=list)
@@ -76,14 +77,17 @@ class _Reading:
 
     def on_header(self, line: bytes):
         if line.startswith(b"HTTP/"):  # a new head: an interim 1xx one came before it
-            fields = line.split(None, 2)
-            self.status = int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
-            self.headers = {}
+            if self.head_done:  # a trailer
+                return None
+            parts = line.split(None, 2)
+            self.status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+            self.fields = {}
             return None
         if line in (b"\r\n", b"\n"):
-            if 100 <= self.status < 200:
+            if self.head_done or 100 <= self.status < 200:  # the end of the trailers or of an interim head
                 return None
             self.head_done = True
+            self.headers, self.fields = self.fields, {}  # fields after the head (trailers) are not the answer's
             self.deadline = time.monotonic() + self.total_timeout
             self.verdict = self.judge(self.status, self.headers)
             return -1 if isinstance(self.verdict, Exception) else None
@@ -91,8 +95,8 @@ class _Reading:
         if colon:
             name = name.strip().lower()
             value = value.strip()
-            known = self.headers.get(name)
-            self.headers[name] = value if known is None or known == value else f"{known}, {value}"
+            known = self.fields.get(name)
+            self.fields[name] = value if known is None or known == value else f"{known}, {value}"
         return None
 
     def on_body(self, chunk: bytes):
