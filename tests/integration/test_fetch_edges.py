@@ -217,6 +217,34 @@ def test_retry_after_as_a_date_as_a_huge_number_or_unreadable():
     assert [r.split(b" ")[1] for r in server.requests] == [b"/date"] * 2 + [b"/huge"] * 2 + [b"/unreadable"] * 2
 
 
+def test_a_page_says_how_many_tries_its_last_hop_took():
+    served = set()
+
+    def busy_once(conn):
+        conn.sendall(page() if served else head("503 Busy", length=0))
+        served.add(conn)
+        return True
+
+    server = Raw({"/busy-once": busy_once, "/moved": head("302 Found", "Location: /busy-once", length=0)})
+    f = Fetcher(UA, FetchLimits(backoff_s=0.01))
+    try:
+        assert f.fetch(server.url("/moved")).attempts == 2
+        assert f.fetch(server.url("/busy-once")).attempts == 1
+    finally:
+        f.close()
+
+
+def test_a_tls_handshake_that_never_ends_is_a_connect_timeout_quickly():
+    server = Raw({})  # speaks no TLS: it waits for an HTTP head that never comes
+    f = Fetcher(UA, FetchLimits(connect_timeout=0.3, read_timeout=5, retries=0))
+    started = time.monotonic()
+    try:
+        assert outcome(f, server.url("/").replace("http:", "https:")) == ("timeout", "no answer in time: ConnectTimeout")
+    finally:
+        f.close()
+    assert time.monotonic() - started < 3
+
+
 def test_interrupt_cuts_the_wait_a_retry_after_asks_for():
     server = Raw({"/busy": head("503 Busy", "Retry-After: 20", length=0)})
     f = Fetcher(UA)

@@ -64,7 +64,7 @@ class FetchResult:
     body: bytes
     redirects: list = field(default_factory=list)
     elapsed: float = 0.0
-    attempts: int = 1
+    attempts: int = 1  # tries of the last hop (1 + its retries)
 
 
 @dataclass
@@ -126,9 +126,9 @@ class Fetcher:
             if check:
                 check(url)
             with gate.slot(origin(url)[1]) if gate else nullcontext() as sent:
-                status, ctype, body, location = self._exchange(url, accept, sent)
+                status, ctype, body, location, attempts = self._exchange(url, accept, sent)
             if location is None:
-                return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started)
+                return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started, attempts)
             try:
                 target = urljoin(url, location)
             except ValueError as exc:
@@ -143,7 +143,7 @@ class Fetcher:
 
     def _exchange(self, url: str, accept: str, sent=None):
         """One request, tried again after a failed connection or a 429/5xx answer: (status, content
-        type, body, redirect location or None). ``sent()`` is called whenever the request goes out
+        type, body, redirect location or None, tries). ``sent()`` is called whenever the request goes out
         (the politeness gate's clock)."""
         if self.stop.is_set():
             raise FetchError("stopped", "crawl stopped")
@@ -195,7 +195,7 @@ class Fetcher:
                 wait = _retry_after(answer.header("retry-after"))
                 self._pause(_backoff(failures, limits) if wait is None else wait)
                 continue
-            return _outcome(answer, accept)
+            return *_outcome(answer, accept), failures + 1
 
     def _pause(self, wait: float) -> None:
         """The wait before trying again, ended at once by a stop and within a quarter second by
