@@ -149,3 +149,29 @@ def test_pinned_pages_fetched_as_bytes_give_their_pinned_articles():
         compared += 1
         from_bytes += page._valid
     assert compared > 250 and from_bytes > 0.4 * compared, (compared, from_bytes)
+
+
+def test_a_body_prepared_in_place_reads_nothing_outside_itself():
+    """The body's last rule prepares its container where it is (no copy): what it gives must be what its
+    detached copy gives, also where a copy would see less (a <picture> around it: image_source looks
+    two levels up) and where the page is read after the body (og:image without an image rule)."""
+    page = ("<html><head><meta property='og:image' content='http://example.com/og.jpg'></head><body>"
+            "<h1>Tiêu đề bài viết đủ dài</h1><picture><div class='b'><img data-x='1'><p>Một đoạn văn.</p></div>"
+            "<source srcset='http://example.com/real.jpg'></picture>"
+            "<div class='c'><script>x()</script><img data-src='/lazy.jpg'><p>Đoạn hai.</p></div></body></html>")
+    fields = {"title": {"kind": "css", "selector": "h1"}}
+    for body, image in ((".b", True), (".c", True), (".c", False), ("picture", True)):
+        spec = dict(fields, body={"kind": "css", "selector": body, "take": "html"})
+        if image:
+            spec["image"] = {"kind": "css", "selector": "h1", "take": "attr:data-none"}
+        profile = Profile.from_dict({"schema": 1, "name": "t", "start_urls": ["http://example.com/"], "fields": spec})
+        import xnews_gui.core.extract as ex
+
+        in_place = extract(FetchedHtml(page.encode(), UTF8), URL, profile).to_dict()
+        real = ex._changed_in_place
+        ex._changed_in_place = lambda elements: False
+        try:
+            copied = extract(FetchedHtml(page.encode(), UTF8), URL, profile).to_dict()
+        finally:
+            ex._changed_in_place = real
+        assert in_place == copied, (body, image)

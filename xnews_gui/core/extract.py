@@ -94,7 +94,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         if name == "body":
             _drop(doc, profile.remove)
         value, problems, error = _first_plausible(article, name, rules, doc, page_text, url, profile.remove, expect,
-                                                  anchor_value)
+                                                  anchor_value, doc_read_after="image" not in profile.fields)
         if name == "body" and expect is not None and problems:  # only profiles that say what a body looks like
             value, problems = _body_fallback(article, page_text(), url, expect, value, problems)
         if error and not value:
@@ -118,15 +118,16 @@ def _text_of(page: FetchedHtml):
     return lambda: page.text
 
 
-def _first_plausible(article, name, rules, doc, text, url, remove, expect, anchor_value):
-    """Set the field from the first rule whose value fits; returns (value, problems, error)."""
+def _first_plausible(article, name, rules, doc, text, url, remove, expect, anchor_value, doc_read_after=True):
+    """Set the field from the first rule whose value fits; returns (value, problems, error).
+    ``doc_read_after``: the page is read after this field (the body's last rule may change it otherwise)."""
     first = None  # (value, problems, candidate) of the first non-empty one
     error = ""
-    for rule in rules:
+    for i, rule in enumerate(rules):
         try:
             if name == "body":
                 candidate = _body_candidate(rule, doc, text, url, remove, expect.per_page if expect else 0,
-                                            article.title)
+                                            article.title, last=not doc_read_after and i == len(rules) - 1)
                 value = candidate[1]
             else:
                 values = _values(rule, doc, text, url)
@@ -200,13 +201,14 @@ def _values(rule: Rule, doc, text, url: str) -> list[str]:
 
 
 def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
-                    title: str = "") -> tuple[str, str, list]:
+                    title: str = "", last: bool = False) -> tuple[str, str, list]:
     """(sanitised body HTML, its text, its images) that one rule gives.
 
     ``per_page``: how many containers the rule matched at authoring (0: any); a
     rule that matched one container then takes the first one now (later matches
     are teaser cards and the like). ``title``: the article's headline, left out
-    of the body when the container repeats it. ``text``: the page's text, when called.
+    of the body when the container repeats it. ``text``: the page's text, when called. ``last``:
+    nothing reads the page after this rule: its one container is changed in place, not copied.
     """
     if rule.kind in ("css", "xpath"):
         elements = rule.select(doc)
@@ -215,7 +217,7 @@ def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
         if rule.take == "text":
             body_html = sanitize_html("".join(f"<p>{escape(element_text(el))}</p>" for el in elements), url)
         else:  # sanitize_html of the outer HTML, without a re-parse
-            copies = [_copy(el) for el in elements]
+            copies = elements if last and _changed_in_place(elements) else [_copy(el) for el in elements]
             _drop_headline(copies, title)
             _drop_link_lists(copies)
             body_html = sanitize_elements(copies, url)
@@ -298,6 +300,21 @@ def _drop_link_lists(roots) -> bool:
                             continue
             stack.extend(c for c in el if isinstance(c.tag, str) and holds(c, "a"))
     return dropped
+
+
+def _changed_in_place(elements) -> bool:
+    """Whether the one container may be prepared where it is: as its copy would be, for it reads nothing
+    outside itself - no <base> (a detached copy cannot be dropped), no <picture> in the two levels above
+    (``image_source`` looks two levels up from an image). AMP images become real ones in place."""
+    if len(elements) != 1:  # overlapping containers: each must be prepared whole
+        return False
+    el = elements[0]
+    parent = el.getparent()
+    if el.tag == "base" or parent is None or parent.tag == "picture" or (
+            parent.getparent() is not None and parent.getparent().tag == "picture"):
+        return False
+    _real_images(el)
+    return True
 
 
 def _copy(el):
