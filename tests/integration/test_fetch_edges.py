@@ -88,12 +88,24 @@ class Raw:
                 pass
 
 
+FETCHERS: list[Fetcher] = []  # closed after each test
+
+
+def new_fetcher(user_agent: str = UA, cookies=None, **limits) -> Fetcher:
+    """A fetcher with these FetchLimits fields, closed after the test."""
+    FETCHERS.append(Fetcher(user_agent, FetchLimits(**limits), cookies=cookies))
+    return FETCHERS[-1]
+
+
 @pytest.fixture(autouse=True)
 def no_proxies(monkeypatch):
-    """No proxy from the machine's environment (the tests that are about one set it); servers closed after."""
+    """No proxy from the machine's environment (the tests that are about one set it); fetchers and
+    servers closed after."""
     for name in PROXY_VARS:
         monkeypatch.delenv(name, raising=False)
     yield
+    while FETCHERS:
+        FETCHERS.pop().close()
     while Raw.running:
         Raw.running.pop().close()
 
@@ -104,9 +116,7 @@ def then_close(answer: bytes):
 
 @pytest.fixture
 def fetcher():
-    f = Fetcher(UA, FetchLimits(backoff_s=0.01, max_backoff_s=0.2))
-    yield f
-    f.close()
+    return new_fetcher(backoff_s=0.01, max_backoff_s=0.2)
 
 
 def outcome(f: Fetcher, url: str, **kwargs):
@@ -134,13 +144,10 @@ def test_bodies_until_close_connection_close_and_dropped_kept_alive_connections(
                   "/close": then_close(page("Connection: close")),
                   "/dropped": then_close(page()),  # kept alive by its head, closed by the server after it
                   "/once": once_per_connection})
-    f = Fetcher(UA, FetchLimits(retries=0))  # none of ours: libcurl tries a dropped kept-alive connection again
-    try:
-        for path in ("/http10", "/close", "/close", "/dropped", "/dropped", "/once", "/once", "/once", "/http10"):
-            assert outcome(f, server.url(path))[0] == 200, path
-        assert outcome(f, server.url("/http10"))[1] == PAGE * 100
-    finally:
-        f.close()
+    f = new_fetcher(retries=0)  # none of ours: libcurl tries a dropped kept-alive connection again
+    for path in ("/http10", "/close", "/close", "/dropped", "/dropped", "/once", "/once", "/once", "/http10"):
+        assert outcome(f, server.url(path))[0] == 200, path
+    assert outcome(f, server.url("/http10"))[1] == PAGE * 100
     assert len(server.requests) == 12 and len(served) == 3
 
 
@@ -171,11 +178,8 @@ def test_redirects_from_http_to_https_and_back(fetcher, monkeypatch):
     server = Raw({"/back": page()})
     with tls_site({"/secure": (302, {"Location": server.url("/back")}, b"")}) as site:
         server.routes["/go"] = head("301 Moved", f"Location: {https_url(site, '/secure')}", length=0)
-        f = Fetcher(UA)
-        try:
-            result = f.fetch(server.url("/go"))
-        finally:
-            f.close()
+        f = new_fetcher()
+        result = f.fetch(server.url("/go"))
     assert result.status == 200 and result.redirects == [https_url(site, "/secure"), server.url("/back")]
 
 
@@ -185,11 +189,8 @@ def test_https_trusts_the_authorities_in_ssl_cert_dir_as_the_systems_store_is_tr
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path))
     with tls_site({"/tin": (200, {"Content-Type": "text/html"}, PAGE)}) as site:
-        f = Fetcher(UA)
-        try:
-            assert outcome(f, https_url(site, "/tin")) == (200, PAGE)
-        finally:
-            f.close()
+        f = new_fetcher()
+        assert outcome(f, https_url(site, "/tin")) == (200, PAGE)
 
 
 # --- retries -------------------------------------------------------------------------------------
@@ -202,18 +203,15 @@ def test_retry_after_as_a_date_as_a_huge_number_or_unreadable():
     server = Raw({"/date": busy_until_soon,
                   "/huge": head("429 Too Many", "Retry-After: 99999999999", length=0),
                   "/unreadable": head("503 Busy", "Retry-After: \xb2", length=0)})
-    f = Fetcher(UA, FetchLimits(retries=1, backoff_s=0.01, max_backoff_s=0.6))
-    try:
-        started = time.monotonic()
-        failed = pytest.raises(FetchError, f.fetch, server.url("/date")).value
-        assert failed.kind == "http_5xx" and 0.4 < failed.retry_after <= 1.5 and time.monotonic() - started > 0.4
-        started = time.monotonic()
-        failed = pytest.raises(FetchError, f.fetch, server.url("/huge")).value
-        assert failed.kind == "http_4xx" and failed.retry_after == 99999999999 and time.monotonic() - started < 5
-        failed = pytest.raises(FetchError, f.fetch, server.url("/unreadable")).value  # the backoff instead
-        assert (failed.kind, failed.status, failed.retry_after) == ("http_5xx", 503, None)
-    finally:
-        f.close()
+    f = new_fetcher(retries=1, backoff_s=0.01, max_backoff_s=0.6)
+    started = time.monotonic()
+    failed = pytest.raises(FetchError, f.fetch, server.url("/date")).value
+    assert failed.kind == "http_5xx" and 0.4 < failed.retry_after <= 1.5 and time.monotonic() - started > 0.4
+    started = time.monotonic()
+    failed = pytest.raises(FetchError, f.fetch, server.url("/huge")).value
+    assert failed.kind == "http_4xx" and failed.retry_after == 99999999999 and time.monotonic() - started < 5
+    failed = pytest.raises(FetchError, f.fetch, server.url("/unreadable")).value  # the backoff instead
+    assert (failed.kind, failed.status, failed.retry_after) == ("http_5xx", 503, None)
     assert [r.split(b" ")[1] for r in server.requests] == [b"/date"] * 2 + [b"/huge"] * 2 + [b"/unreadable"] * 2
 
 
@@ -226,34 +224,25 @@ def test_a_page_says_how_many_tries_its_last_hop_took():
         return True
 
     server = Raw({"/busy-once": busy_once, "/moved": head("302 Found", "Location: /busy-once", length=0)})
-    f = Fetcher(UA, FetchLimits(backoff_s=0.01))
-    try:
-        assert f.fetch(server.url("/moved")).attempts == 2
-        assert f.fetch(server.url("/busy-once")).attempts == 1
-    finally:
-        f.close()
+    f = new_fetcher(backoff_s=0.01)
+    assert f.fetch(server.url("/moved")).attempts == 2
+    assert f.fetch(server.url("/busy-once")).attempts == 1
 
 
 def test_a_tls_handshake_that_never_ends_is_a_connect_timeout_quickly():
     server = Raw({})  # speaks no TLS: it waits for an HTTP head that never comes
-    f = Fetcher(UA, FetchLimits(connect_timeout=0.3, read_timeout=5, retries=0))
+    f = new_fetcher(connect_timeout=0.3, read_timeout=5, retries=0)
     started = time.monotonic()
-    try:
-        assert outcome(f, server.url("/").replace("http:", "https:")) == ("timeout", "no answer in time: ConnectTimeout")
-    finally:
-        f.close()
+    assert outcome(f, server.url("/").replace("http:", "https:")) == ("timeout", "no answer in time: ConnectTimeout")
     assert time.monotonic() - started < 3
 
 
 def test_interrupt_cuts_the_wait_a_retry_after_asks_for():
     server = Raw({"/busy": head("503 Busy", "Retry-After: 20", length=0)})
-    f = Fetcher(UA)
+    f = new_fetcher()
     threading.Timer(0.3, f.interrupt).start()
     started = time.monotonic()
-    try:
-        assert outcome(f, server.url("/busy"))[0] == "interrupted"
-    finally:
-        f.close()
+    assert outcome(f, server.url("/busy"))[0] == "interrupted"
     assert time.monotonic() - started < 5 and len(server.requests) == 1
 
 
@@ -309,11 +298,8 @@ def test_an_answer_that_is_not_http_is_a_connection_failure_not_a_bad_url(fetche
 def test_a_user_agent_or_a_cookie_with_vietnamese_letters_goes_out_as_utf8():
     server = Raw({"/tin": page()})
     jar = CookieFile([Cookie("ten", "Nguyễn", "127.0.0.1", "/")])
-    f = Fetcher("XNews/1; +Tòa soạn", cookies=jar)
-    try:
-        assert outcome(f, server.url("/tin")) == (200, PAGE)
-    finally:
-        f.close()
+    f = new_fetcher("XNews/1; +Tòa soạn", cookies=jar)
+    assert outcome(f, server.url("/tin")) == (200, PAGE)
     assert "\r\nUser-Agent: XNews/1; +Tòa soạn\r\n".encode() in server.requests[0]
     assert server.requests[0].endswith("\r\nCookie: ten=Nguyễn".encode())
 
@@ -337,11 +323,8 @@ def test_unusual_urls_go_out_normalised_or_fail_as_bad_urls(fetcher):
 def test_an_international_host_goes_out_in_idna(fetcher, monkeypatch):
     proxy = Raw({"http://xn--tintc-ye2b.vn/trang": page()})  # a proxy sees the absolute URL: nothing resolved
     monkeypatch.setenv("http_proxy", proxy.url(""))
-    f = Fetcher(UA)
-    try:
-        assert outcome(f, "http://tintức.vn/trang") == (200, PAGE)
-    finally:
-        f.close()
+    f = new_fetcher()
+    assert outcome(f, "http://tintức.vn/trang") == (200, PAGE)
     assert proxy.requests[0].startswith(b"GET http://xn--tintc-ye2b.vn/trang HTTP/1.1\r\nHost: xn--tintc-ye2b.vn")
 
 
@@ -356,11 +339,8 @@ def test_an_https_image_through_a_proxy_is_judged_by_its_own_head_not_the_proxys
     png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
     with Proxy() as proxy, tls_site({"/anh.png": (200, {"Content-Type": "image/png"}, png)}) as site:
         monkeypatch.setenv("https_proxy", proxy.url)
-        f = Fetcher(UA)
-        try:
-            image = f.fetch(https_url(site, "/anh.png"), accept="image")
-        finally:
-            f.close()
+        f = new_fetcher()
+        image = f.fetch(https_url(site, "/anh.png"), accept="image")
     assert (image.status, image.body) == (200, png) and proxy.log[0][0] == "CONNECT"
 
 
@@ -398,7 +378,12 @@ def test_many_threads_cut_at_once_and_a_close_meanwhile_leave_a_working_fetcher(
     assert outcome(f, server.url("/0")) == (200, PAGE * 2000)
 
 
-def open_fds() -> int:
+def open_fds(at_most: int) -> int:
+    """The process's open descriptors, given up to 2 s to fall to ``at_most`` (the servers' ends of the
+    connections close in their own threads)."""
+    deadline = time.monotonic() + 2
+    while len(os.listdir("/proc/self/fd")) > at_most and time.monotonic() < deadline:
+        time.sleep(0.02)
     return len(os.listdir("/proc/self/fd"))
 
 
@@ -408,14 +393,14 @@ def test_connections_cut_refused_or_redirected_do_not_leak_descriptors():
                   "/moved": head("302 Found", "Location: /page", length=100_000) + b"x" * 100_000,
                   "/cut": then_close(head("200 OK", "Content-Type: text/html", length=1000) + b"<html>"),
                   "/page": page()})
-    before = open_fds()
+    before = len(os.listdir("/proc/self/fd"))
     f = Fetcher(UA, FetchLimits(retries=0))
     for _ in range(100):
         for path in ("/pdf", "/huge", "/moved", "/cut"):
             outcome(f, server.url(path))
-    assert open_fds() - before <= 8  # a kept-alive connection or two
+    assert open_fds(before + 8) <= before + 8  # a kept-alive connection or two
     f.close()
-    assert open_fds() - before <= 0
+    assert open_fds(before) <= before
     assert server.connections > 300
 
 
@@ -449,12 +434,9 @@ def test_the_host_delay_counts_from_each_request_sent_retries_and_redirect_hops_
     server = Raw({"/busy": head("503 Busy", length=0), "/moved": head("302 Found", "Location: /page", length=0),
                   "/page": page()})
     gate = HostGate(delay_s=0.3)
-    f = Fetcher(UA, FetchLimits(retries=1, backoff_s=0.01))
-    try:
-        assert pytest.raises(FetchError, f.fetch, server.url("/busy"), gate=gate).value.kind == "http_5xx"
-        assert f.fetch(server.url("/moved"), gate=gate).status == 200
-    finally:
-        f.close()
+    f = new_fetcher(retries=1, backoff_s=0.01)
+    assert pytest.raises(FetchError, f.fetch, server.url("/busy"), gate=gate).value.kind == "http_5xx"
+    assert f.fetch(server.url("/moved"), gate=gate).status == 200
     sent = server.times
     assert len(sent) == 4 and sent[1] - sent[0] < 0.25  # the retry goes at once, in the same turn
     assert sent[2] - sent[1] >= 0.28 and sent[3] - sent[2] >= 0.28  # counted from the retry, then per hop
