@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from html import escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from .served import ServedInThread
+
 SECTIONS = ("harbour", "council", "markets", "schools", "weather", "sport")
 PER_SECTION = 50
 PER_PAGE = 20
@@ -93,7 +95,7 @@ def _cards(stories) -> str:
         f"<a class='card-link' href='{s.path}'>{escape(s.title)}</a></div>" for s in stories) + "</div>"
 
 
-class LedgerSite:
+class LedgerSite(ServedInThread):
     def __init__(self) -> None:
         self.stories = make_stories()
         self.by_path = {s.path: s for s in self.stories}
@@ -153,12 +155,3 @@ class LedgerSite:
         if path == "/about/":
             return 200, _page("About", "<p style='padding:24px'>A test paper.</p>")
         return 404, _page("Not found", "<p>Not found</p>")
-
-    def __enter__(self) -> "LedgerSite":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)

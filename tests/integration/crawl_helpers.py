@@ -8,6 +8,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from xnews_gui.core.profile import Profile
 
+from ..served import ServedInThread
+
 
 def answer(handler: BaseHTTPRequestHandler, route: tuple) -> None:
     """Send a (status, headers, body) route as the handler's response."""
@@ -22,7 +24,7 @@ def answer(handler: BaseHTTPRequestHandler, route: tuple) -> None:
     handler.wfile.write(body)
 
 
-class Site:
+class Site(ServedInThread):
     """routes: path -> (status, headers, body) or a callable(handler) that answers itself."""
 
     def __init__(self, routes: dict):
@@ -71,15 +73,6 @@ class Site:
 
     def times(self, predicate=lambda p: True) -> list[float]:
         return [t for t, p, _ in self.log if predicate(p)]
-
-    def __enter__(self) -> "Site":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)
 
 
 def html(body: str, status: int = 200, **headers) -> tuple:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ..served import ServedInThread
 from .crawl_helpers import Site, answer, html
 
 from xnews_gui.crawl.cookies import Cookie, CookieFile
@@ -91,7 +92,7 @@ def test_an_https_page_whose_certificate_nobody_vouches_for_is_refused(monkeypat
 
 # --- proxies from the environment ---------------------------------------------------------------
 
-class Proxy:
+class Proxy(ServedInThread):
     """A forward proxy: answers absolute-URL GETs itself, tunnels CONNECT to the named host."""
 
     def __init__(self):
@@ -132,15 +133,6 @@ class Proxy:
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                        daemon=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-
-    def __enter__(self) -> "Proxy":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)
 
 
 def test_http_proxy_from_the_environment_carries_the_request(monkeypatch):
