@@ -14,7 +14,6 @@ import math
 import ssl
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -52,7 +51,6 @@ class Answer:
     headers: dict[str, str]  # the last head's fields, names in lower case
     body: bytes = b""
     refused: Exception | None = None  # what ``judge`` said about the head, if it refused the body
-    skipped: bool = False  # the body was not wanted (``judge`` returned "skip")
 
     def header(self, name: str) -> str:
         return self.headers.get(name, "")
@@ -122,8 +120,7 @@ class Handles:
     """A fetcher's libcurl handles, set up once; an exchange takes one and gives it back (each keeps
     its own connections alive). ``interrupt`` reaches them through ``in_flight``."""
 
-    def __init__(self, in_flight: InFlight, *, connect_timeout: float, read_timeout: float,
-                 total_timeout: float, proxies: dict[str, str]):
+    def __init__(self, in_flight: InFlight, *, connect_timeout: float, read_timeout: float, total_timeout: float):
         self._in_flight = in_flight
         self._lock = threading.Lock()
         self._free: list = []
@@ -132,7 +129,6 @@ class Handles:
         self._stall_s = max(1, math.ceil(read_timeout))  # libcurl counts a stall in whole seconds
         # a last resort: libcurl's own limit on the whole exchange (the body's limit is checked as it comes)
         self._whole_ms = int((connect_timeout + read_timeout + total_timeout) * 1000) + 1000
-        self.proxies = proxies
         self._ca_file, self._ca_dir = _trusted()
 
     def take(self):
@@ -186,7 +182,7 @@ class Handles:
             handle.setopt(pycurl.CAINFO, self._ca_file)
         if self._ca_dir:
             handle.setopt(pycurl.CAPATH, self._ca_dir)
-        handle.setopt(pycurl.PROXY, "")  # no proxy but those read at start (``proxies``): set per request
+        handle.setopt(pycurl.PROXY, "")  # no proxy from the environment but the one ``exchange`` is given
         handle.setopt(_SUPPRESS_CONNECT_HEADERS, 1)
         return handle
 
@@ -205,12 +201,14 @@ def _trusted() -> tuple[str | None, str | None]:
     return certifi.where(), paths.capath
 
 
-def exchange(handles: Handles, handle, url: str, headers: list[bytes], *, cap: int, total_timeout: float,
-             judge: Callable[[int, dict], object], stop: threading.Event, on_send=None) -> Answer:
+def exchange(handle, url: str, headers: list[bytes], *, cap: int, total_timeout: float,
+             judge: Callable[[int, dict], object], stop: threading.Event, on_send=None,
+             proxy: str | None = None) -> Answer:
     """GET ``url`` on ``handle``: the answer, or TransportError. ``judge(status, headers)`` sees the
     head first and returns None (read the body), "skip" (read past a small body, keep none of it)
     or an exception (stop now: the answer carries it as ``refused``). ``on_send()`` is called each
-    time the request has been written to its socket."""
+    time the request has been written to its socket. ``proxy``: the proxy URL to go through ("" for
+    none); None leaves the handle's."""
     reading = _Reading(judge, cap, total_timeout, stop)
     handle.setopt(pycurl.URL, url)
     handle.setopt(pycurl.HTTPHEADER, headers)
@@ -219,8 +217,8 @@ def exchange(handles: Handles, handle, url: str, headers: list[bytes], *, cap: i
     if on_send is not None:  # told when the request's head has been written (libcurl's debug report)
         handle.setopt(pycurl.VERBOSE, 1)
         handle.setopt(pycurl.DEBUGFUNCTION, lambda kind, _: on_send() if kind == pycurl.INFOTYPE_HEADER_OUT else None)
-    if handles.proxies:
-        handle.setopt(pycurl.PROXY, _proxy_for(url, handles.proxies))
+    if proxy is not None:
+        handle.setopt(pycurl.PROXY, proxy)
     try:
         handle.perform()
     except pycurl.error as exc:
@@ -231,26 +229,17 @@ def exchange(handles: Handles, handle, url: str, headers: list[bytes], *, cap: i
         if isinstance(reading.verdict, Exception):
             return Answer(reading.status, reading.headers, b"", refused=reading.verdict)
         if reading.verdict == "skip":  # a body not wanted, read past or broken (corrupt, cut): the head is the answer
-            return Answer(reading.status, reading.headers, skipped=True)
+            return Answer(reading.status, reading.headers)
         raise _transport_error(handle, code, message, reading) from None
     finally:
         if on_send is not None:
             handle.setopt(pycurl.VERBOSE, 0)
             handle.unsetopt(pycurl.DEBUGFUNCTION)
     if reading.verdict == "skip":
-        return Answer(reading.status, reading.headers, skipped=True)
+        return Answer(reading.status, reading.headers)
     body = b"".join(reading.parts)
     reading.parts.clear()  # the handle's callbacks hold ``reading`` until its next exchange
     return Answer(reading.status, reading.headers, body)
-
-
-def _proxy_for(url: str, proxies: dict[str, str]) -> str:
-    scheme, _, rest = url.partition("://")
-    host = rest.split("/", 1)[0].split("?", 1)[0].rsplit("@", 1)[-1]
-    proxy = proxies.get(scheme.lower(), "")
-    if proxy and urllib.request.proxy_bypass(host.rsplit(":", 1)[0] if not host.endswith("]") else host):
-        return ""
-    return proxy
 
 
 def _transport_error(handle, code: int, message: str, reading: _Reading) -> TransportError:

@@ -25,8 +25,7 @@ class Downloader:
         self.domains = domains
         self.on_error = on_error
         self.on_log = on_log
-        self.fetcher = Fetcher(options.agent(), options.limits, pool_size=concurrency + 2, stop=stop,
-                               cookies=options.cookies)
+        self.fetcher = Fetcher(options.agent(), options.limits, stop=stop, cookies=options.cookies)
         self.gate = HostGate(delay_s, options.per_host or concurrency, stop=stop)
         self.robots = RobotsCache(self.fetcher, ROBOTS_AGENT, gate=self.gate, on_error=self._robots_error)
         self._delays_set: set[str] = set()

@@ -81,7 +81,7 @@ class FetchLimits:
 
 
 class Fetcher:
-    def __init__(self, user_agent: str, limits: FetchLimits | None = None, pool_size: int = 16,
+    def __init__(self, user_agent: str, limits: FetchLimits | None = None,
                  stop: threading.Event | None = None, cookies=None):
         self.limits = limits = limits or FetchLimits()
         self.cookies = cookies  # crawl.cookies.CookieFile: the profile's cookies, sent where they match
@@ -93,10 +93,10 @@ class Fetcher:
         self._headers = {kind: [line.encode() for line in common + [f"Accept: {accept}"]]
                          for kind, accept in ACCEPT.items()}
         # proxies from the environment, read once (as urllib does)
-        proxies = {scheme: url for scheme, url in urllib.request.getproxies().items() if scheme in ("http", "https")}
+        self._proxies = {scheme: url for scheme, url in urllib.request.getproxies().items()
+                         if scheme in ("http", "https")}
         self._handles = Handles(self._in_flight, connect_timeout=limits.connect_timeout,
-                                read_timeout=limits.read_timeout, total_timeout=limits.total_timeout,
-                                proxies=proxies)
+                                read_timeout=limits.read_timeout, total_timeout=limits.total_timeout)
 
     def close(self) -> None:
         self._handles.close()
@@ -175,10 +175,11 @@ class Fetcher:
         tries = {"connect": 0, "read": 0, "status": 0}
         failures = 0
         judge = _judge(accept, cap)
+        proxy = self._proxy_for(url) if self._proxies else None
         while True:
             try:
-                answer = exchange(self._handles, handle, url, headers, cap=cap, total_timeout=limits.total_timeout,
-                                  judge=judge, stop=self.stop, on_send=sent)
+                answer = exchange(handle, url, headers, cap=cap, total_timeout=limits.total_timeout,
+                                  judge=judge, stop=self.stop, on_send=sent, proxy=proxy)
             except TransportError as exc:
                 if exc.kind == "stopped" or self.stop.is_set():
                     raise FetchError("stopped", "crawl stopped") from None
@@ -196,6 +197,15 @@ class Fetcher:
                 self._pause(_backoff(failures, limits) if wait is None else wait)
                 continue
             return *_outcome(answer, accept), failures + 1
+
+    def _proxy_for(self, url: str) -> str:
+        """The proxy from the environment for this URL, "" where none applies (``no_proxy``)."""
+        scheme, netloc = origin(url)
+        proxy = self._proxies.get(scheme.lower(), "")
+        host = netloc.rsplit("@", 1)[-1]
+        if proxy and urllib.request.proxy_bypass(host if host.endswith("]") else host.rsplit(":", 1)[0]):
+            return ""
+        return proxy
 
     def _pause(self, wait: float) -> None:
         """The wait before trying again, ended at once by a stop and within a quarter second by

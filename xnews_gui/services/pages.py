@@ -19,7 +19,7 @@ class PageError(RuntimeError):
 
 def fetch_page(url: str, user_agent: str = DEFAULT_USER_AGENT) -> tuple[bytes, str, str]:
     """GET an HTML page: (body, content type, URL after redirects); PageError when it can't."""
-    fetcher = Fetcher(user_agent, pool_size=1)
+    fetcher = Fetcher(user_agent)
     try:
         result = fetch_html(fetcher, url)
     finally:

@@ -29,7 +29,7 @@ class PageCache:
         self.user_agent = user_agent
         self._pages: dict[str, str] = {}
         self._lock = threading.Lock()
-        self._fetcher = Fetcher(user_agent, limits, pool_size=3)
+        self._fetcher = Fetcher(user_agent, limits)
         self._in_flight = 0
         self._closing = False
         self.closed = False

@@ -34,7 +34,7 @@ def _discover_job(url: str, page, worker=None):
             raise FetchError("stopped", "the inspector moved on")
 
     crawl = Preferences.load().crawl_options()
-    fetcher = Fetcher(crawl.agent(), crawl.limits, pool_size=1)
+    fetcher = Fetcher(crawl.agent(), crawl.limits)
     try:
         return url, discover(url, fetcher, check=still_wanted, page_html=page(url))
     except FetchError as exc:
