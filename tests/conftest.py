@@ -12,16 +12,41 @@ os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu --disable-bac
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = (REPO / ".." / "shared" / "data").resolve()
+# Real third-party data and the site simulator live beside the checkout, never in it; a fresh clone
+# has nothing there, and every test that needs them goes through shared_data / shared_bench to skip.
+SHARED = (REPO / ".." / "shared").resolve()
+SHARED_DATA = SHARED / "data"
 PROFILES = REPO / "profiles"
 
 
 def shared_data(*parts: str) -> Path:
-    """A folder of ../shared/data, or skip the test with the reason."""
+    """A file or folder of ../shared/data, or skip the test with the reason."""
     path = SHARED_DATA.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"shared test data not found: {path}")
     return path
+
+
+def shared_bench(*parts: str) -> Path:
+    """A file or folder of ../shared/bench (the site simulator), or skip the test with the reason."""
+    path = SHARED.joinpath("bench", *parts)
+    if not path.exists():
+        pytest.skip(f"the site simulator is not here: {path}")
+    return path
+
+
+def import_newsim():
+    """The site simulator's module (../shared/bench/newsim.py), or skip the test with the reason."""
+    import importlib.util
+    import sys
+
+    script = shared_bench("newsim.py")
+    if "newsim" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("newsim", script)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["newsim"] = module
+    return sys.modules["newsim"]
 
 
 @pytest.fixture

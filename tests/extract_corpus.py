@@ -19,8 +19,8 @@ import json
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = (REPO / ".." / "shared").resolve()
+from tests.conftest import REPO, SHARED
+
 FIXTURE = REPO / "tests" / "data" / "extract_same.json.gz"
 
 NEWSIM_ARTICLES = 300

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import import_newsim
 from xnews_gui.core.profile import Profile
 from xnews_gui.crawl import CrawlOptions, Crawler
 from xnews_gui.crawl.discovery import discover
@@ -18,9 +19,6 @@ from xnews_gui.demo.site import DemoSite
 from xnews_gui.demo.syndication import PARTNER_URL
 
 from .crawl_helpers import Site
-
-BENCH = Path(__file__).resolve().parents[2] / ".." / "shared" / "bench"
-
 
 def crawl(profile, tmp_path, events=None):
     sink = MemorySink()
@@ -121,10 +119,8 @@ def test_bad_sitemaps_are_reported_and_the_rest_is_crawled(tmp_path):
 
 @pytest.mark.slow
 def test_sitemap_only_crawl_of_the_simulator_is_complete(tmp_path):
-    newsim = BENCH / "newsim.py"
-    if not newsim.exists():
-        pytest.skip(f"the site simulator is not there: {newsim}")
-    proc = subprocess.Popen([sys.executable, str(newsim), "--port", "0", "--articles", "120", "--extra-kb", "4",
+    newsim = import_newsim()
+    proc = subprocess.Popen([sys.executable, newsim.__file__, "--port", "0", "--articles", "120", "--extra-kb", "4",
                              "--duration", "120"], stdout=subprocess.PIPE, text=True)
     try:
         url = proc.stdout.readline().split()[1]
@@ -136,11 +132,6 @@ def test_sitemap_only_crawl_of_the_simulator_is_complete(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
-    sys.path.insert(0, str(BENCH))
-    try:
-        import newsim
-    finally:
-        sys.path.remove(str(BENCH))
     sim = newsim.Site(articles=120, extra_kb=4)
     expected = {url.rstrip("/") + a.path for a in sim.articles}
     assert {row["article"].url for row in sink.articles} == expected

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("scrapy", reason="Scrapy is not installed (pip install -e '.[test]')")
 
+from tests.conftest import SHARED  # noqa: E402
 from xnews_gui.classify.model import TopicClassifier  # noqa: E402
 from xnews_gui.core.profile import Profile  # noqa: E402
 from xnews_gui.crawl import CrawlOptions, Crawler  # noqa: E402
@@ -61,7 +62,7 @@ def delayed_site():
 @pytest.fixture(scope="module")
 def newsim():
     """The benchmark's site simulator (../shared/bench), small and slow enough for two workers."""
-    script = REPO.parent / "shared" / "bench" / "newsim.py"
+    script = SHARED / "bench" / "newsim.py"
     if not script.is_file():
         yield None
         return

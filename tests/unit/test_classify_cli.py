@@ -2,20 +2,15 @@
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import shared_data
 from xnews_gui.cli import main
-
-SAMPLE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "vntc" / "sample"
-
 
 @pytest.fixture(scope="module")
 def sample():
-    if not SAMPLE.is_dir():
-        pytest.skip(f"VNTC sample not found at {SAMPLE} (../shared/data/vntc/sample)")
-    return SAMPLE
+    return shared_data("vntc", "sample")
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ simulator's articles as the crawler extracts them, and on edge cases of tokenisa
 
 import json
 import random
-import sys
 import unicodedata
 from collections import Counter
 from pathlib import Path
@@ -21,13 +20,12 @@ import pytest
 from xnews_gui import paths
 from xnews_gui.classify import TopicClassifier, code_table, syllable_ids
 from xnews_gui.classify.domain import out_of_domain
+from tests.conftest import import_newsim, shared_data
 from xnews_gui.core.extract import extract
 from xnews_gui.core.profile import Profile
 from xnews_gui.core.text import fold, joined_pieces, phrases, pieces, segmented_phrases, token_phrases, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
-VNTC = ROOT / ".." / "shared" / "data" / "vntc" / "sample" / "Test_Full"
-BENCH = ROOT / ".." / "shared" / "bench"
 
 EDGE_CASES = [
     "", "Hà Nội", "English words only, nothing else here at all.", "1 2 3 " * 30, "ạ " * 25 + "x",
@@ -86,9 +84,8 @@ def model():
 
 
 def test_real_vntc_articles(model):
-    if not VNTC.is_dir():
-        pytest.skip(f"VNTC sample not found at {VNTC}")
-    texts = [p.read_text(encoding="utf-16") for p in sorted(VNTC.glob("*/*.txt"))]
+    sample = shared_data("vntc", "sample", "Test_Full")
+    texts = [p.read_text(encoding="utf-16") for p in sorted(sample.glob("*/*.txt"))]
     assert len(texts) >= 150
     assert_same(model, texts)
     labels = {p.label for p in model.predict_many(texts)}
@@ -96,13 +93,7 @@ def test_real_vntc_articles(model):
 
 
 def test_simulator_articles_as_the_crawler_extracts_them(model):
-    if not (BENCH / "newsim.py").exists():
-        pytest.skip(f"the site simulator is not there: {BENCH}")
-    sys.path.insert(0, str(BENCH))
-    try:
-        import newsim
-    finally:
-        sys.path.remove(str(BENCH))
+    newsim = import_newsim()
     profile = Profile.from_dict(json.loads((ROOT / "benchmarks" / "newsim_profile.json").read_text()))
     site = newsim.Site(articles=150, extra_kb=0)
     texts = []

@@ -2,7 +2,6 @@
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pickle
 import subprocess
@@ -13,18 +12,15 @@ import numpy as np
 import pytest
 
 from xnews_gui.classify import ModelError, TopicClassifier, TrainConfig, corpus, train
+from tests.conftest import shared_data
 from xnews_gui.classify import model_file
 from xnews_gui.classify.model import card_path
 from xnews_gui.classify.training import fit_pipeline
 
-SAMPLE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "vntc" / "sample"
-
-
 @pytest.fixture(scope="module")
 def sample_set():
-    if not SAMPLE.is_dir():
-        pytest.skip(f"VNTC sample not found at {SAMPLE} (../shared/data/vntc/sample)")
-    return corpus.build(corpus.load_folder(SAMPLE / "Train_Full"), corpus.load_folder(SAMPLE / "Test_Full"),
+    sample = shared_data("vntc", "sample")
+    return corpus.build(corpus.load_folder(sample / "Train_Full"), corpus.load_folder(sample / "Test_Full"),
                         source="vntc sample")
 
 

@@ -19,12 +19,12 @@ from pathlib import Path
 import lxml.html
 import pytest
 
+from tests.conftest import SHARED_DATA, shared_data
 from xnews_gui.core.encoding import decode_html
 from xnews_gui.core.extract import extract
 from xnews_gui.core.rules import Rule
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = (REPO / ".." / "shared" / "data").resolve()
 
 
 def _bench():
@@ -38,17 +38,10 @@ def _bench():
 bench = _bench()
 
 
-def _need(*parts: str) -> Path:
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"shared test data not found: {path}")
-    return path
-
-
 @lru_cache(maxsize=None)
 def site_scores(site: str):
-    _need("fundus-parser-test-data" if bench.SITES[site][0] == "fundus" else "cleanportaleval")
-    scores, _ = bench.run_site(SHARED, site)
+    shared_data("fundus-parser-test-data" if bench.SITES[site][0] == "fundus" else "cleanportaleval")
+    scores, _ = bench.run_site(SHARED_DATA, site)
     return scores
 
 
@@ -121,8 +114,8 @@ def test_summary_author_date_on_authoring_pages():
 
 # --- images in place, absolute URLs --------------------------------------------------------
 def _vn():
-    _need("fundus-parser-test-data")
-    page = bench.fundus_pages(SHARED, "vnexpress.net", "VnExpress")[0]
+    shared_data("fundus-parser-test-data")
+    page = bench.fundus_pages(SHARED_DATA, "vnexpress.net", "VnExpress")[0]
     return page, bench.load_profile("vnexpress.net")
 
 
@@ -141,8 +134,8 @@ def test_inline_image_stays_between_its_paragraphs():
 
 
 def test_several_images_keep_document_order():
-    _need("fundus-parser-test-data")
-    page = bench.fundus_pages(SHARED, "mirror.co.uk", "TheMirror")[0]
+    shared_data("fundus-parser-test-data")
+    page = bench.fundus_pages(SHARED_DATA, "mirror.co.uk", "TheMirror")[0]
     article = extract(page.html(), page.url, bench.load_profile("mirror.co.uk"))
     body_images = page.images[1:]  # [0] is the cover (og:image)
     keys = [bench._image_key(u) for u in article.images]
@@ -261,7 +254,7 @@ def test_undeclared_windows_1258_page_is_detected():
 
 
 def test_undeclared_central_european_page_is_not_taken_for_vietnamese():
-    path = _need("fundus-parser-test-data", "test_data", "cz")
+    path = shared_data("fundus-parser-test-data", "test_data", "cz")
     page = next(p for p in sorted(path.glob("SeznamZpravy_*.html.gz")))
     text = _META.sub("", gzip.decompress(page.read_bytes()).decode("utf-8"))
     legacy = text.encode("cp1250", errors="xmlcharrefreplace")

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from tests import extract_corpus as corpus
+from tests.conftest import shared_data
 from xnews_gui.core.encoding import decode_html_utf8
 from xnews_gui.core.extract import extract
 from xnews_gui.core.profile import Profile
 
 
 def test_extracting_with_the_fetched_bytes_gives_the_same_article():
+    shared_data()  # the real pages: skip with the reason when absent
     profiles = corpus.load_profiles({})
     handed, compared = 0, 0
     articles = [case for case in corpus.cases({}, groups={"demo", "broad"}) if case[1] == "article"]

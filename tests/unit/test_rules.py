@@ -113,15 +113,14 @@ def test_normalize_space_is_split_and_join_also_where_it_skips_the_split():
 def _class_selector_pages():
     """Parsed pages with many classes: the demo site's, and real ones from ../shared/data when present."""
     import gzip
-    from pathlib import Path
 
+    from tests.conftest import SHARED_DATA as data
     from xnews_gui.core.encoding import decode_html
     from xnews_gui.core.rules import parse_html
     from xnews_gui.demo.site import DemoSite
 
     site = DemoSite(second_template=True)
     pages = [site.article_page(a) for a in site.articles[:6]] + [site.home()]
-    data = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
     files = sorted((data / "fundus-parser-test-data" / "test_data").glob("*/*.html.gz"))[::10]
     files += sorted((data / "cleanportaleval" / "input").glob("*.html"))[::12]
     for path in files:

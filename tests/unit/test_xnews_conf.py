@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import shared_data
 from xnews_gui.core.extract import extract
 from xnews_gui.core.profile import Profile
 from xnews_gui.core.urls import absolute
@@ -19,16 +20,13 @@ from xnews_gui.core.xnews_conf import ConfError, parse_conf, to_conf
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "tests" / "data" / "xnews.conf"
-SHARED = (REPO / ".." / "shared" / "data").resolve()
-VN_DIR = SHARED / "fundus-parser-test-data" / "test_data" / "vn"
+VN_DIR = ("fundus-parser-test-data", "test_data", "vn")
 VN_URL = "https://vnexpress.net/dau-bung-keo-dai-phat-hien-ung-thu-lymphoma-ruot-non-4954454.html"
 
 
 def _vn_page() -> tuple[bytes, dict]:
-    page = VN_DIR / "VnExpress_2025_10_22.html.gz"
-    if not page.exists():
-        pytest.skip(f"shared test data not found: {page}")
-    truth = json.loads((VN_DIR / "VnExpress.json").read_text(encoding="utf-8"))["V1"]
+    page = shared_data(*VN_DIR, "VnExpress_2025_10_22.html.gz")
+    truth = json.loads(shared_data(*VN_DIR, "VnExpress.json").read_text(encoding="utf-8"))["V1"]
     return gzip.decompress(page.read_bytes()), truth
 
 
