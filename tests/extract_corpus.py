@@ -63,6 +63,67 @@ def _digest(value) -> str:
     return hashlib.sha1(json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
 
 
+# --- what moved, readably: each field pinned as it is when short, else by a digest per line ------
+SHORT = 200  # characters of a field's JSON kept as they are
+PIN = "~lines"  # marks a long field's pin (no Article field is a dict with this key)
+
+
+def _short_hash(text: str, size: int = 16) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:size]
+
+
+def _lines(value) -> list[str]:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, indent=0)
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def field_pins(out: dict) -> dict:
+    """field -> its value when short, else {PIN: digests of its non-blank lines, "sha": digest of all}."""
+    pins = {}
+    for name, value in out.items():
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        pins[name] = value if len(text) <= SHORT else \
+            {"sha": _short_hash(text), PIN: [_short_hash(line, 6) for line in _lines(value)]}
+    return pins
+
+
+def _clip(text, size: int = 160) -> str:
+    text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def moved_fields(pins: dict, out: dict) -> list[str]:
+    """One readable entry per field whose value is not the pinned one: the old and new values of a
+    short field; for a long one, which of its lines went and the text of those that came."""
+    import difflib
+
+    missing = object()
+    report = []
+    for name in sorted(set(pins) | set(out)):
+        old, new = pins.get(name, missing), out.get(name, missing)
+        if new is missing or old is missing:
+            report.append(f"{name}: {'no longer produced' if new is missing else 'new field ' + _clip(new)}")
+            continue
+        if not (isinstance(old, dict) and PIN in old):
+            if old != new:
+                report.append(f"{name}: {_clip(old)} -> {_clip(new)}")
+            continue
+        if _short_hash(json.dumps(new, ensure_ascii=False, sort_keys=True)) == old["sha"]:
+            continue
+        lines = _lines(new)
+        matcher = difflib.SequenceMatcher(a=old[PIN], b=[_short_hash(line, 6) for line in lines], autojunk=False)
+        changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+        parts = []
+        for tag, i1, i2, j1, j2 in changes[:4]:
+            went = f"{i2 - i1} line(s) from line {i1 + 1} gone" if i2 > i1 else ""
+            came = "; now: " + " | ".join(_clip(line, 100) for line in lines[j1:min(j2, j1 + 3)]) if j2 > j1 else ""
+            parts.append((went or f"at line {i1 + 1}") + came)
+        more = f" (+{len(changes) - 4} more changes)" if len(changes) > 4 else ""
+        report.append(f"{name} ({len(old[PIN])} -> {len(lines)} lines): " + "; ".join(parts) + more
+                      if parts else f"{name}: same lines, other whitespace")
+    return report
+
+
 def _hash_page(html) -> str:
     return hashlib.sha1(html if isinstance(html, bytes) else html.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -278,7 +339,7 @@ def read_fixture() -> dict:
 
 def write_fixture() -> int:
     induced = induce_profiles()
-    pinned = {key: [page, digest] for key, (page, digest, _) in outputs(induced).items()}
+    pinned = {key: [page, digest, field_pins(out)] for key, (page, digest, out) in outputs(induced).items()}
     FIXTURE.parent.mkdir(parents=True, exist_ok=True)
     with gzip.GzipFile(FIXTURE, "wb", mtime=0) as fh:
         fh.write(json.dumps({"induced_profiles": induced, "cases": pinned}, sort_keys=True,

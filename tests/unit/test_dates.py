@@ -22,3 +22,27 @@ def test_dates_as_news_pages_write_them(text, iso):
 @pytest.mark.parametrize("text", ["", "   ", "no date here", "31/02/2024"])
 def test_unreadable_dates_give_none(text):
     assert parse_date(text) is None
+
+
+@pytest.mark.parametrize("text", ["torsdag 09. mai 2024 - 13:26", "13:26", "09. mai", "Published Jan 2020",
+                                  "Updated 5 March"])
+def test_a_date_missing_its_day_month_or_year_is_no_date_rather_than_today(text):
+    """dateutil fills what the text lacks from today: the same page gave another date each day."""
+    assert parse_date(text) is None
+
+
+def test_a_date_rule_whose_value_reads_as_no_date_lets_the_next_rule_try():
+    from xnews_gui.core.extract import extract
+    from xnews_gui.core.profile import Profile
+
+    page = ('<html><head><script type="application/ld+json">{"@type": "NewsArticle", '
+            '"datePublished": "2024-05-09T11:26:41.000Z"}</script></head><body><h1>Nordmann dømt</h1>'
+            '<time datetime="torsdag 09. mai 2024 - 13:26">Publisert</time><p>Tekst.</p></body></html>')
+    profile = Profile.from_dict({
+        "schema": 2, "name": "t", "start_urls": ["http://example.test/"],
+        "fields": {"title": {"kind": "css", "selector": "h1", "take": "text"},
+                   "date": {"rules": [{"kind": "css", "selector": "time", "take": "attr:datetime"},
+                                      {"kind": "jsonld", "selector": "datePublished"}]}}})
+    article = extract(page, "http://example.test/a.html", profile)
+    assert article.date == "2024-05-09T11:26:41+00:00"
+    assert "date" not in article.multiple

@@ -38,10 +38,8 @@ def test_every_pinned_page_gives_the_same_article_and_links(pinned):
     now, missing, page_changed, changed = _compare(pinned)
     assert not missing, f"{len(missing)} pinned cases no longer produced, e.g. {missing[:5]}"
     assert not page_changed, f"{len(page_changed)} pages changed (re-pin on purpose), e.g. {page_changed[:5]}"
-    details = []
-    for key in changed[:5]:
-        out = now[key][2]
-        details.append(f"{key}: now {str(out)[:300]}")
+    details = [f"{key}:\n    " + "\n    ".join(corpus.moved_fields(pinned["cases"][key][2], now[key][2]))
+               for key in changed[:8]]
     assert not changed, f"{len(changed)} of {len(pinned['cases'])} cases give another output:\n" + "\n".join(details)
     assert len(now) >= 1000
 
@@ -54,3 +52,18 @@ def test_a_changed_output_is_caught(pinned):
     now, missing, page_changed, changed = _compare(tampered, groups={"demo"})
     assert len(now) > 70
     assert (missing, page_changed, changed) == ([], [], [key])
+
+
+def test_a_moved_field_is_named_with_its_old_and_new_value():
+    """The failure says which field moved and how: a short field old -> new, a long one by lines."""
+    body = "\n".join(f"Đoạn văn số {i} của bài báo." for i in range(30))
+    before = {"title": "Tin cũ", "date": "2024-05-09T11:26:41+00:00", "body_text": body, "errors": []}
+    pins = corpus.field_pins(before)
+    assert pins["title"] == "Tin cũ" and corpus.PIN in pins["body_text"]
+    assert corpus.moved_fields(pins, before) == []
+    after = dict(before, date="2024-09-04T13:26:00",
+                 body_text=body.replace("Đoạn văn số 7 của bài báo.", "Một đoạn mới hẳn."))
+    moved = corpus.moved_fields(pins, after)
+    assert moved[0] == "body_text (30 -> 30 lines): 1 line(s) from line 8 gone; now: Một đoạn mới hẳn."
+    assert moved[1] == "date: 2024-05-09T11:26:41+00:00 -> 2024-09-04T13:26:00"
+    assert len(moved) == 2

@@ -14,6 +14,7 @@ _TIME_FIRST = re.compile(
     r"(?P<H>\d{1,2})[:hg](?P<M>\d{2})\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\D{0,12}?(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})"
 )
 _TZ = re.compile(r"GMT\s*([+-]\d{1,2})", re.I)
+_DEFAULTS = (datetime(2000, 1, 1), datetime(2001, 2, 2))
 
 
 def parse_date(text: str) -> str | None:
@@ -45,6 +46,9 @@ def parse_date(text: str) -> str | None:
                 iso += f"{'+' if hours >= 0 else '-'}{abs(hours):02d}:00"
             return iso
     try:
-        return dateparser.parse(text, fuzzy=True, dayfirst=True).isoformat()
+        # dateutil fills a part the text lacks from its default (today's, unless given): read the
+        # text with two defaults, and a date whose day, month or year came from them is no date
+        first, second = (dateparser.parse(text, fuzzy=True, dayfirst=True, default=default) for default in _DEFAULTS)
     except (ValueError, OverflowError, TypeError):
         return None
+    return first.isoformat() if first.date() == second.date() else None

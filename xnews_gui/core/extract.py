@@ -109,8 +109,6 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     article.image = absolute(url, article.image) if article.image else ""
     if article.image and not is_allowed_scheme(article.image):
         article.image = ""
-    if article.date:
-        article.date = parse_date(article.date) or ""  # ISO or nothing: never the page's raw text
     return article
 
 
@@ -131,6 +129,8 @@ def _first_plausible(article, name, rules, doc, text, url, remove, expect, ancho
                 value = candidate[1]
             else:
                 values = _values(rule, doc, text, url)
+                if name == "date":  # ISO or nothing, never the page's raw text: an unreadable one lets the next rule try
+                    values = [iso for iso in map(parse_date, values) if iso]
                 candidate = values
                 value = values[0] if values else ""
         except RuleError as exc:
