@@ -17,7 +17,6 @@ import gzip
 import hashlib
 import json
 import sys
-from pathlib import Path
 
 from tests.conftest import REPO, SHARED
 

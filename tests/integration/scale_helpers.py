@@ -71,7 +71,7 @@ class RedisServer:
             except redis.ConnectionError:
                 if time.monotonic() > deadline or self.proc.poll() is not None:
                     self.stop()
-                    raise RuntimeError("redis-server did not start")
+                    raise RuntimeError("redis-server did not start") from None
                 time.sleep(0.05)
 
     @property
@@ -144,7 +144,7 @@ def wait_all(procs, timeout: float = 120) -> None:
         except subprocess.TimeoutExpired:
             for p in procs:
                 p.kill()
-            raise AssertionError("a worker did not finish in time")
+            raise AssertionError("a worker did not finish in time") from None
 
 
 def read_items(path: Path) -> list[dict]:

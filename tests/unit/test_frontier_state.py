@@ -166,7 +166,7 @@ def test_disk_queue_random_is_seeded_and_complete(tmp_path):
     for run in range(2):
         state = CrawlState(tmp_path / f"{run}.sqlite3")
         state.begin()
-        orders.append(_order(make_scheduler("random", lambda r, k: state.claim(r, k) == NEW, store=state,
+        orders.append(_order(make_scheduler("random", lambda r, k, state=state: state.claim(r, k) == NEW, store=state,
                                             window=8, seed=4), graph, state=state))
         state.close()
     assert orders[0] == orders[1] and len(set(orders[0])) == len(orders[0])

@@ -12,7 +12,6 @@ import string
 
 import lxml.etree
 import lxml.html
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
