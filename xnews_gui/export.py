@@ -132,10 +132,19 @@ def clean_article(a: dict) -> dict:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+CSV_CELL_LIMIT = 32_767  # characters a spreadsheet cell holds (Excel, LibreOffice)
+
+
 def csv_cell(value):
-    """A cell a spreadsheet shows as text: one starting like a formula gets a leading apostrophe (OWASP)."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
+    """A cell a spreadsheet shows as text: one starting like a formula gets a leading apostrophe (OWASP);
+    one longer than a cell holds is cut where it says so (the JSON-lines export keeps the whole text)."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(_FORMULA_START):
+        value = "'" + value
+    if len(value) > CSV_CELL_LIMIT:
+        note = f" […cut: {len(value):,} characters; the JSON-lines export has them all]"
+        value = value[: CSV_CELL_LIMIT - len(note)] + note
     return value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -34,9 +35,10 @@ def ensure_writable(path: Path) -> Path:
         raise DataDirError(f"the data folder {path} is a file, not a folder; choose another with --data-dir or XNEWS_HOME")
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".write-test"
-        probe.write_bytes(b"ok")
-        probe.unlink()
+        # a name of this process's own: commands started together must not delete each other's probe
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-test-", delete=True) as probe:
+            probe.write(b"ok")
+            probe.flush()
     except OSError as exc:
         raise DataDirError(
             f"the data folder {path} is not writable ({exc.strerror or exc}); "

@@ -46,6 +46,7 @@ def register(sub) -> None:
 
 
 def cmd_articles_list(args) -> int:
+    _check_profile(args.store, args.profile)
     for a in args.store.list_articles(profile=args.profile, category=args.category, limit=args.limit):
         cat = f"{a.category} ({a.confidence:.2f})" if a.category and a.confidence is not None else (a.category or "-")
         print(f"{a.id}\t{a.profile}\t{a.published[:16] or '-'}\t{cat}\t{a.title}")
@@ -64,8 +65,10 @@ def cmd_articles_show(args) -> int:
 
 
 def cmd_search(args) -> int:
+    from ..store.repo import fts_query
+
     query = " ".join(args.query)
-    if not query.strip():
+    if not fts_query(query):
         raise CliError("give the words to search for, e.g. xnews search giá vàng")
     hits = args.store.search(query, limit=args.limit)
     for a in hits:
@@ -74,12 +77,26 @@ def cmd_search(args) -> int:
     return 0
 
 
+def _check_profile(store, name: str | None) -> None:
+    """An unknown --profile is an error, not an empty answer (a deleted profile's articles still count)."""
+    if name is None or name in store.profile_names() or store.count_articles(profile=name):
+        return
+    known = ", ".join(store.profile_names()) or "none yet"
+    raise CliError(f"no profile or stored articles named {name!r} (profiles: {known})")
+
+
 def _selected_articles(args) -> list[dict]:
+    from ..store.repo import fts_query
+
     store = args.store
-    if args.skip_duplicates:
-        store.group_duplicates()  # articles stored by an older XNews get their groups now
+    _check_profile(store, args.profile)
     if args.query is not None and not args.query.strip():
         raise CliError("--query is empty: give the words the exported articles must contain")
+    if args.query is not None and not fts_query(args.query):
+        raise CliError(f"--query {args.query!r} has no word to search for: give the words the exported "
+                       f"articles must contain")
+    if args.skip_duplicates:
+        store.group_duplicates()  # articles stored by an older XNews get their groups now
     if args.query:
         rows = store.search(args.query, limit=args.limit or 1_000_000)
         if args.profile:

@@ -34,8 +34,9 @@ def cmd_cookies(args) -> int:
                 raise CookieError(f"{args.file} holds binary data: expected a cookies.txt or a JSON list of cookies")
             text = data.decode("utf-8", errors="replace")
             jar = CookieFile(CookieFile.import_text(text))
+            summary = jar.summary()  # everything read and shown before the file is written
             jar.save(path)
-            print(f"{profile.name}: {jar.summary()} (kept in {path}, readable by you only)")
+            print(f"{profile.name}: {summary} (kept in {path}, readable by you only)")
         elif args.action == "show":
             print(f"{profile.name}: {CookieFile.load(path).summary()}")
         else:

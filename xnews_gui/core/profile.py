@@ -294,6 +294,13 @@ def _self_test(data: Any) -> SelfTest | None:
         raise RuleError(f"self_test: unknown key(s) {', '.join(sorted(unknown))}")
     if not data.get("file") and not data.get("url"):
         raise RuleError("self_test: needs a 'file' or a 'url'")
+    for key in ("file", "url", "page_url"):
+        if not isinstance(data.get(key, ""), str):
+            raise RuleError(f"self_test.{key}: expected a string")
+    for key in ("url", "page_url"):
+        if data.get(key) and not is_allowed_scheme(data[key]):
+            raise RuleError(f"self_test.{key}: {data[key]!r} is not an http(s) URL "
+                            f"(allowed: {', '.join(ALLOWED_SCHEMES)})")
     expect = data.get("expect", {})
     if not isinstance(expect, dict) or any(k not in FIELDS for k in expect):
         raise RuleError(f"self_test.expect: must map field names ({', '.join(FIELDS)}) to expected values")

@@ -128,7 +128,10 @@ class Rule:
         compiled = _compiled(self)
         if self.kind not in ("css", "xpath"):
             raise RuleError(f"a {self.kind} rule selects text, not elements")
-        result = compiled(doc)
+        try:
+            result = compiled(doc)
+        except etree.XPathEvalError as exc:  # what the check at compile time cannot see
+            raise RuleError(f"{self.kind} rule {self.selector!r} failed on this page: {exc}") from None
         if not isinstance(result, list):
             return []
         return [r for r in result if isinstance(r, etree._Element)]
@@ -207,10 +210,42 @@ def _compiled(rule: Rule):
         if walk is not None:
             return walk
     path = _class_steps_by_attribute(css_to_xpath(rule.selector)) if rule.kind == "css" else rule.selector
+    if rule.kind == "xpath":
+        _check_xpath_names(rule.selector)
     try:
-        return etree.XPath(path)
-    except etree.XPathSyntaxError as exc:
+        compiled = etree.XPath(path)
+        if rule.kind == "xpath":
+            compiled(_EMPTY_PAGE)  # an undefined namespace prefix shows here, on any page
+    except (etree.XPathSyntaxError, etree.XPathEvalError) as exc:
         raise RuleError(f"invalid XPath {rule.selector!r}: {exc}") from None
+    return compiled
+
+
+_EMPTY_PAGE = etree.fromstring("<html><head/><body/></html>")
+
+
+# XPath 1.0's function library, which is all a rule's XPath may call: libxml2 compiles any other
+# name (and any $variable) and fails only when a page makes it evaluate them.
+_XPATH_FUNCTIONS = frozenset(
+    "last position count id local-name namespace-uri name string concat starts-with contains substring-before "
+    "substring-after substring string-length normalize-space translate boolean not true false lang number sum "
+    "floor ceiling round".split())
+_NODE_TESTS = frozenset({"node", "text", "comment", "processing-instruction"})
+_XPATH_LITERAL = re.compile(r"\"[^\"]*\"|'[^']*'")
+_XPATH_CALL = re.compile(r"(?<![\w.:-])([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*\(")
+_XPATH_VARIABLE = re.compile(r"\$\s*([A-Za-z_][\w.:-]*)")
+
+
+def _check_xpath_names(selector: str) -> None:
+    """Refuse an XPath that calls a function XPath 1.0 does not define or reads a variable."""
+    code = _XPATH_LITERAL.sub('""', selector)
+    variable = _XPATH_VARIABLE.search(code)
+    if variable:
+        raise RuleError(f"invalid XPath {selector!r}: variables such as ${variable[1]} are not allowed")
+    for name in _XPATH_CALL.findall(code):
+        if name not in _XPATH_FUNCTIONS and name not in _NODE_TESTS:
+            raise RuleError(f"invalid XPath {selector!r}: unknown function {name}() "
+                            f"(XPath 1.0's functions only, such as contains() or normalize-space())")
 
 
 # cssselect's step for a bare class (".lead", "div .lead"): every element of the tree evaluates the

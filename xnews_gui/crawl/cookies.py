@@ -169,10 +169,20 @@ def looks_like_login(text: str) -> bool:
     return bool(_PASSWORD.search(head.encode("utf-8", "ignore"))) and bool(_LOGIN_WORDS.search(head))
 
 
+_LAST_SECOND = 253_402_300_799  # 9999-12-31 23:59:59 UTC: the last moment a date can show
+
+
 def _expiry(value, where: str) -> float:
-    """Seconds since the epoch; 0 for a session cookie (none given, or -1 as Playwright writes it)."""
+    """Seconds since the epoch; 0 for a session cookie (none given, or -1 as Playwright writes it).
+    An expiry written in milliseconds (some browser extensions do) is read as such."""
     try:
         expiry = float(value or 0)
     except (TypeError, ValueError):
         raise CookieError(f"{where}: the expiry is not a number") from None
-    return expiry if math.isfinite(expiry) and expiry > 0 else 0.0
+    if not math.isfinite(expiry) or expiry <= 0:
+        return 0.0
+    if expiry > _LAST_SECOND:
+        if expiry / 1000 > _LAST_SECOND:
+            raise CookieError(f"{where}: the expiry {value} is not a date (seconds or milliseconds since 1970)")
+        expiry /= 1000
+    return expiry

@@ -122,7 +122,7 @@ class Discoverer:
             if self.counts["sitemaps"] >= limits.max_sitemaps:
                 self._fail(url, f"more than {limits.max_sitemaps} sitemaps: the rest are not read")
                 return
-            result = self._get(url)
+            result = self._get(url, accept="sitemap")
             if result is None:
                 continue
             self.counts["sitemaps"] += 1
@@ -216,7 +216,7 @@ def discover(url: str, fetcher: Fetcher, *, check: Callable[[str], None] | None 
     report.sitemaps = finder.robots_sitemaps(url)
     if not report.sitemaps:
         fallback = _origin(url) + "/sitemap.xml"
-        result = finder._get(fallback)
+        result = finder._get(fallback, accept="sitemap")
         if result is not None:
             try:
                 if parse_sitemap(result.body).kind in ("index", "urlset"):

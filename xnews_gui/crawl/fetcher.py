@@ -34,7 +34,8 @@ IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif
 RETRY_STATUSES = (429, 500, 502, 503, 504)
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 ACCEPT = {"html": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
-          "image": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9", "any": "*/*"}
+          "image": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9", "any": "*/*",
+          "sitemap": "application/xml,text/xml;q=0.9,*/*;q=0.5"}
 # A request target urllib3 would send unchanged: only characters a path or query may carry, percent-escapes in upper case
 _CLEAN_TARGET = re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-F]{2})*")
 # An http(s) URL of printable ASCII with a plain host[:port]: (scheme, netloc, path, "?query"). Without dot
@@ -74,6 +75,7 @@ class FetchLimits:
     total_timeout: float = 30.0  # a whole response, so a slow drip cannot hold a worker
     max_bytes: int = 5 * 1024 * 1024
     max_image_bytes: int = 8 * 1024 * 1024
+    max_sitemap_bytes: int = 50 * 1024 * 1024  # the sitemaps.org limit for one file
     max_redirects: int = 5
     retries: int = 2
     backoff_s: float = 0.5
@@ -152,7 +154,8 @@ class Fetcher:
         cookie = self.cookies.header_for(url) if self.cookies else ""
         if cookie:
             headers = headers + [f"Cookie: {cookie}".encode()]
-        cap = self.limits.max_image_bytes if accept == "image" else self.limits.max_bytes
+        cap = {"image": self.limits.max_image_bytes, "sitemap": self.limits.max_sitemap_bytes}.get(
+            accept, self.limits.max_bytes)
         handle = self._handles.take()
         self._in_flight.begin(id(handle))
         try:

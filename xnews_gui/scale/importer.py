@@ -14,13 +14,15 @@ from pathlib import Path
 
 from ..core.extract import Article, html_to_text
 from ..core.sanitize import sanitize_html
-from ..core.urls import UrlError, canonical
+from ..core.urls import UrlError, absolute, canonical, is_allowed_scheme
 from ..store.sink import StoreSink
 from .packaged import _plain
 
 MAX_LINE = 20 * 1024 * 1024
 BATCH = 200
-TEXT_FIELDS = ("title", "summary", "image", "body_html", "body_text", "author", "date")
+# characters each text field may hold (a line over one is refused, never cut in silence)
+TEXT_FIELDS = {"title": 2_000, "summary": 20_000, "image": 2_048, "body_html": 8_000_000, "body_text": 4_000_000,
+               "author": 1_000, "date": 200}
 
 
 class ImportError_(RuntimeError):  # noqa: N801 - not the builtin
@@ -108,13 +110,21 @@ def _row(raw: bytes, default_profile: str | None) -> tuple:
     except UrlError as exc:
         raise ValueError(f"bad url: {exc}") from None
     values = {}
-    for name in TEXT_FIELDS:
+    for name, cap in TEXT_FIELDS.items():
         value = item.get(name) or ""
         if not isinstance(value, str):
             raise ValueError(f"{name} is not text")
+        if len(value) > cap:
+            raise ValueError(f"{name} is {len(value):,} characters long (at most {cap:,})")
+        if "\x00" in value:  # a worker's extraction never writes one: the line was not made by XNews
+            raise ValueError(f"{name} holds a NUL character (\\x00)")
         values[name] = value
-    if not values["title"]:
+    if not values["title"].strip():
         raise ValueError("no title")
+    if values["image"]:
+        values["image"] = absolute(url, values["image"])
+        if not is_allowed_scheme(values["image"]):
+            raise ValueError(f"image {values['image'][:80]!r} is not an http(s) URL")
     profile = item.get("profile") or default_profile
     if not isinstance(profile, str) or not _plain(profile):
         raise ValueError("no profile name (give --profile)")
@@ -125,7 +135,9 @@ def _row(raw: bytes, default_profile: str | None) -> tuple:
         raise ValueError("confidence is not a number")
     body_html = sanitize_html(values["body_html"], url)  # outside input: made safe again
     body_text = values["body_text"] or html_to_text(body_html)
-    images = [u for u in item.get("images") or [] if isinstance(u, str)] if isinstance(item.get("images"), list) else []
+    listed = item.get("images") if isinstance(item.get("images"), list) else []
+    images = [u for u in (absolute(url, u) for u in listed[:200] if isinstance(u, str) and len(u) <= 2_048)
+              if is_allowed_scheme(u)]  # as a crawl keeps them: http(s) only
     article = Article(url=url, title=values["title"], summary=values["summary"], image=values["image"],
                       body_html=body_html, body_text=body_text, author=values["author"], date=values["date"],
                       images=images)
