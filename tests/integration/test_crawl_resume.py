@@ -78,6 +78,10 @@ def test_kill_9_then_resume(tmp_path, demo_profile):
         urls = [a.url for a in Article.select(Article.url)]
     assert len(urls) == len(set(urls)) == 72  # none lost, none twice
     assert set(first).isdisjoint(second)  # stored before the kill: not stored again
-    assert len(set(first) | set(second)) >= 72 - 3  # at most the in-flight ones (stored, unprinted) missing
+    # an article is printed once its batch is written: a kill between the two leaves that batch (gathered
+    # for up to GATHER_S, bigger on a loaded machine) stored and unprinted, never more
+    from xnews_gui.crawl.pipeline import BATCH
+
+    assert len(set(first) | set(second)) >= 72 - BATCH
     assert lines[-1].split()[2] == str(len(second))
     assert set(urls) >= set(first) | set(second)
