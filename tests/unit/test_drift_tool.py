@@ -37,3 +37,15 @@ def test_the_versions_that_shape_outputs_are_named():
     versions = library_versions()
     assert {"python", "lxml", "libxml2", "nh3", "numpy"} <= set(versions)
     assert versions_line().startswith("versions: python ") and f"lxml {versions['lxml']}" in versions_line()
+
+
+def test_tests_reach_the_shared_data_only_through_the_conftest():
+    """A fresh clone has nothing beside it: a test that builds the ../shared path itself would not
+    skip there (and CI's pass without the data would not see it, since it moves only conftest's path)."""
+    import re
+
+    own_path = re.compile(r"""/\s*["']shared["']""")
+    offenders = [str(p.relative_to(REPO)) for p in sorted((REPO / "tests").rglob("*.py"))
+                 if p.name != "conftest.py" and own_path.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+    assert own_path.search('SHARED = REPO.parent / "shared"')
