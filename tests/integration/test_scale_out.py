@@ -74,7 +74,24 @@ def newsim():
 
 
 @pytest.fixture(scope="module")
-def setup(site, delayed_site, newsim, tmp_path_factory):
+def newsim400():
+    """The simulator with 400 articles and its feeds announced: sitemaps, feeds and links all reach them."""
+    script = REPO.parent / "shared" / "bench" / "newsim.py"
+    if not script.is_file():
+        yield None
+        return
+    proc = subprocess.Popen([sys.executable, str(script), "--port", "0", "--articles", "400", "--latency-ms", "10",
+                             "--extra-kb", "4", "--feeds", "--duration", "900"], stdout=subprocess.PIPE, text=True)
+    yield proc.stdout.readline().split()[1]
+    proc.terminate()
+    proc.wait(10)
+
+
+SIM_WAYS = {"newsim-links": ["links"], "newsim-sitemap": ["sitemap"], "newsim-feeds": ["feeds"]}
+
+
+@pytest.fixture(scope="module")
+def setup(site, delayed_site, newsim, newsim400, tmp_path_factory):
     """One exported project (profiles 'demo', 'demo-polite', 'demo-sitemap', 'demo-feeds', 'demo-robots'
     and, with the simulator, 'newsim'), one venv without PySide6 with the project's requirements
     installed, and the desktop crawls' articles."""
@@ -91,9 +108,15 @@ def setup(site, delayed_site, newsim, tmp_path_factory):
     robots = copy_profile(PROFILES / "demo.json", folder / "demo-robots.json", name="demo-robots",
                           start_urls=[delayed_site[0].url], crawl={"delay_s": 0, "concurrency": 4, "max_pages": 10})
     profiles = [fast, polite, by_sitemap, by_feeds, robots]
+    sim_profile = REPO / "benchmarks" / "newsim_profile.json"
+    if newsim400:  # one profile per way of finding the articles (no list links without "links")
+        sim_articles = {"articles": json.loads(sim_profile.read_text(encoding="utf-8"))["links"]["articles"]}
+        for name, ways in SIM_WAYS.items():
+            profiles.insert(0, copy_profile(sim_profile, folder / f"{name}.json", name=name, start_urls=[newsim400],
+                                            discovery=ways, crawl={"concurrency": 4},
+                                            **({} if ways == ["links"] else {"links": sim_articles})))
     if newsim:
-        profiles.append(copy_profile(REPO / "benchmarks" / "newsim_profile.json", folder / "newsim.json",
-                                     start_urls=[newsim], crawl={"concurrency": 2}))
+        profiles.append(copy_profile(sim_profile, folder / "newsim.json", start_urls=[newsim], crawl={"concurrency": 2}))
     (folder / "data").mkdir()
     project = export_project(folder, profiles, folder / "data")
     python = venv_without_qt(folder / "venv")
@@ -196,6 +219,23 @@ def test_two_workers_on_the_simulator(setup, redis_server, tmp_path):
     assert not {i["url"] for i in first} & {i["url"] for i in second}
     assert len(setup["newsim"]) == 120
     same_articles(first + second, setup["newsim"])
+
+
+@pytest.mark.parametrize("profile", list(SIM_WAYS))
+def test_two_workers_find_every_article_by_links_sitemaps_or_feeds(setup, redis_server, tmp_path, cli, profile):
+    """2 workers sharing Redis on the 400-article simulator: every article once over both, by link
+    rules, by sitemaps only and by feeds only (a sitemap or feed request went through Redis and came
+    back as a list page before, and the start page lost its flags: 0 of 400), then all 400 stored."""
+    if not (setup["folder"] / f"{profile}.json").is_file():
+        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
+    run_cluster(setup, profile, redis_server.url, outs)
+    first, second = ({i["url"] for i in read_items(o)} for o in outs)
+    assert not first & second, "an article was crawled by both workers"
+    assert len(first | second) == 400 and first and second
+    code, out, err = cli("import-items", *map(str, outs))
+    assert code == 0, err
+    assert "imported 400 new article(s), 0 already stored, 0 line(s) skipped" in out
 
 
 def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):

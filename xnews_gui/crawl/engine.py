@@ -31,7 +31,8 @@ from .control import RunControl
 from .cookies import looks_like_login
 from .downloader import Downloader
 from .fetcher import FetchError, FetchResult
-from .frontier import DISK_ORDERS, Request, make_scheduler
+from .frontier import DISK_ORDERS, make_scheduler
+from .request import Request
 from .images import ImageFetcher
 from .options import DEFAULT_USER_AGENT, ROBOTS_AGENT, CrawlEvent, CrawlOptions  # noqa: F401 (public names)
 from .parse import PageParser

@@ -13,22 +13,11 @@ import heapq
 import itertools
 import random
 from collections import deque
-from dataclasses import dataclass
 from typing import Callable
 
 from .pagerank import pagerank
 from .relevance import DEFAULT_WEIGHTS, KeywordRelevance, importance
-
-
-@dataclass(slots=True)
-class Request:
-    url: str  # canonical
-    kind: str = "list"  # list | article
-    depth: int = 0
-    parent: str = ""
-    anchor: str = ""
-    score: float = 0.0  # priority for best-first (higher first); set by the engine or the scheduler
-    seq: int = 0  # discovery order, for stable ties
+from .request import Request
 
 
 Claim = Callable[[Request], bool]
@@ -147,11 +136,11 @@ class RandomOrder(Scheduler):
 
 
 class BestFirst(_Heap):
-    """Naive best-first: highest ``request.score`` (the engine sets it to the
+    """Naive best-first: highest ``request.priority`` (the engine sets it to the
     relevance of the page the link was found on)."""
 
     def key(self, request: Request):
-        return -request.score
+        return -request.priority
 
 
 class _Rescoring(Scheduler):
@@ -164,15 +153,15 @@ class _Rescoring(Scheduler):
 
     def _add(self, request: Request) -> None:
         self._queued[request.url] = request
-        request.score = self.score(request)
-        heapq.heappush(self._heap, (-request.score, request.seq, request.url))
+        request.priority = self.score(request)
+        heapq.heappush(self._heap, (-request.priority, request.seq, request.url))
 
     def _rescore(self, url: str) -> None:
         request = self._queued.get(url)
         if request is not None:
             new = self.score(request)
-            if new != request.score:
-                request.score = new
+            if new != request.priority:
+                request.priority = new
                 heapq.heappush(self._heap, (-new, request.seq, url))
 
     def score(self, request: Request) -> float:
@@ -182,7 +171,7 @@ class _Rescoring(Scheduler):
         while self._heap:
             neg, _, url = heapq.heappop(self._heap)
             request = self._queued.get(url)
-            if request is not None and -neg == request.score:
+            if request is not None and -neg == request.priority:
                 del self._queued[url]
                 return request
         return None
@@ -207,7 +196,7 @@ class ByImportance(_Rescoring):
         self._link_relevance: dict[str, float] = {}
 
     def observe(self, request: Request) -> None:
-        if request.parent:
+        if request.referrer:
             parent_depth = max(0, request.depth - 1)
             self._inlinks[request.url] = self._inlinks.get(request.url, 0.0) + 1.0 / (1 + parent_depth)
         if self._relevance:
@@ -239,8 +228,8 @@ class ByPageRank(_Rescoring):
         self._since = 0
 
     def observe(self, request: Request) -> None:
-        if request.parent:
-            self._out.setdefault(request.parent, set()).add(request.url)
+        if request.referrer:
+            self._out.setdefault(request.referrer, set()).add(request.url)
 
     def score(self, request: Request) -> float:
         return self._rank.get(request.url, 0.0)
@@ -256,8 +245,8 @@ class ByPageRank(_Rescoring):
         heapq.heapify(self._heap)
 
     def _rescored(self, request: Request) -> float:
-        request.score = self.score(request)
-        return request.score
+        request.priority = self.score(request)
+        return request.priority
 
     def pop(self) -> Request | None:
         if self._queued and self._since >= max(1, len(self._rank) // 20):
@@ -305,7 +294,7 @@ class DiskQueue(Scheduler):
             return -float(request.depth)
         if self._order == "random":
             return self._rng.random()
-        return -float(request.score)
+        return -float(request.priority)
 
     def push(self, request: Request) -> bool:
         request.seq = next(self._seq)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..core import text
-from .frontier import Request
+from .request import Request
 
 log = logging.getLogger(__name__)
 

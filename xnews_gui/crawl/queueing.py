@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from ..core.links import article_url
 from ..core.urls import UrlError, canonical
 from .fetcher import FetchError
-from .frontier import Request
+from .request import Request
 from .sink import known_urls
 from .state import KNOWN, NEW
 
@@ -51,7 +51,7 @@ class Queuer:
         with c._cond:
             for url in c.profile.start_urls:
                 try:
-                    c.scheduler.push(Request(url=canonical(url), kind="list", depth=0, score=1.0))
+                    c.scheduler.push(Request(url=canonical(url), kind="list", depth=0, priority=1.0))
                 except UrlError as exc:
                     c._emit("error", {"url": url, "kind": "bad_url", "message": str(exc)})
             c._work_queued()  # after sitemaps and feeds, fetch threads may be waiting for work

@@ -32,7 +32,7 @@ import queue
 import threading
 from collections import deque
 
-from .frontier import Request
+from .request import Request
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ FEED_STORAGES = {"": "xnews_gui.scale.feeds.UnbufferedFileStorage",
                  "file": "xnews_gui.scale.feeds.UnbufferedFileStorage"}
 ITEM_PIPELINES = {"xnews_gui.scale.pipelines.TopicPipeline": 300}
 # last before the download itself: a request held back by robots.txt must not have taken its moment
-DOWNLOADER_MIDDLEWARES = {"xnews_gui.scale.politeness.ClusterPoliteness": 950}
+DOWNLOADER_MIDDLEWARES = {"xnews_gui.scale.politeness.SitePoliteness": 950}
 
 # cluster mode: -s XNEWS_REDIS_URL=redis://HOST:PORT/DB
 XNEWS_REDIS_URL = ""
