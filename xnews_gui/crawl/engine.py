@@ -195,12 +195,17 @@ class Crawler(RunControl, Workers):
             self.stats_.add(not_due=1)
             return False
         try:
-            result = self.downloader.page(req.url)
+            result = self.downloader.page(req.url, req.tries)
         except FetchError as exc:
             if exc.kind == "interrupted":  # cut by a pause: fetched again on resume
                 with self._cond:
                     self._started_pages -= 1
                     self.scheduler.restore(req)
+            elif exc.kind == "retry":  # the site asked to wait: the thread and the host's slot go on meanwhile
+                with self._cond:
+                    self._started_pages -= 1
+                    self.scheduler.defer(req.retry(exc.retry_after or 0.0, time.time()))
+                self.stats_.add(retries=1)
             elif exc.kind != "stopped":  # a stopped fetch stays queued for the next start
                 self._failed(req, exc.kind, str(exc), exc.status)
             return False

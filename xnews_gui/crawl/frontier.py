@@ -12,6 +12,7 @@ import bisect
 import heapq
 import itertools
 import random
+import time
 from collections import deque
 from typing import Callable
 
@@ -24,11 +25,30 @@ Claim = Callable[[Request], bool]
 
 
 class Scheduler:
-    """Base: dedup and discovery order; subclasses decide the order of ``pop``."""
+    """Base: dedup, discovery order and requests held back until their not-before time (``defer``: a
+    retry the site asked to wait for); subclasses decide the order of the others (``_pop``)."""
 
     def __init__(self, claim: Claim | None = None):
         self._claim = claim or _memory_claim()
         self._seq = itertools.count()
+        self._later: list = []  # (not_before, n, request), deferred requests
+        self._later_n = itertools.count()
+
+    def defer(self, request: Request) -> None:
+        """A popped request back for later: popped again once ``request.not_before`` has come."""
+        heapq.heappush(self._later, (request.not_before, next(self._later_n), request))
+
+    def waiting(self) -> int:
+        """Deferred requests not popped again yet (the crawl is not over while there are some)."""
+        return len(self._later)
+
+    def pop(self) -> Request | None:
+        if self._later and self._later[0][0] <= time.time():
+            return heapq.heappop(self._later)[2]
+        return self._pop()
+
+    def _pop(self) -> Request | None:
+        raise NotImplementedError
 
     def push(self, request: Request) -> bool:
         self.observe(request)
@@ -50,9 +70,6 @@ class Scheduler:
 
     def settled(self, url: str) -> None:
         """A popped request is over without a fetched page (failed or skipped)."""
-
-    def pop(self) -> Request | None:
-        raise NotImplementedError
 
     def _add(self, request: Request) -> None:
         raise NotImplementedError
@@ -81,7 +98,7 @@ class BreadthFirst(Scheduler):
     def _add(self, request: Request) -> None:
         self._queue.append(request)
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         return self._queue.popleft() if self._queue else None
 
     def __len__(self) -> int:
@@ -101,7 +118,7 @@ class _Heap(Scheduler):
     def _add(self, request: Request) -> None:
         heapq.heappush(self._heap, (self.key(request), request.seq, request))
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         return heapq.heappop(self._heap)[2] if self._heap else None
 
     def __len__(self) -> int:
@@ -124,7 +141,7 @@ class RandomOrder(Scheduler):
     def _add(self, request: Request) -> None:
         self._items.append(request)
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         if not self._items:
             return None
         i = self._rng.randrange(len(self._items))
@@ -167,7 +184,7 @@ class _Rescoring(Scheduler):
     def score(self, request: Request) -> float:
         raise NotImplementedError
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         while self._heap:
             neg, _, url = heapq.heappop(self._heap)
             request = self._queued.get(url)
@@ -209,8 +226,8 @@ class ByImportance(_Rescoring):
         return importance(self._inlinks.get(request.url, 0.0), self._link_relevance.get(request.url, 0.0),
                           request.depth, self._weights)
 
-    def pop(self) -> Request | None:
-        request = super().pop()
+    def _pop(self) -> Request | None:
+        request = super()._pop()
         if request is not None:  # its counters are no longer needed
             self._inlinks.pop(request.url, None)
             self._link_relevance.pop(request.url, None)
@@ -248,10 +265,10 @@ class ByPageRank(_Rescoring):
         request.priority = self.score(request)
         return request.priority
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         if self._queued and self._since >= max(1, len(self._rank) // 20):
             self.recompute()
-        return super().pop()
+        return super()._pop()
 
 
 DISK_ORDERS = ("bfs", "dfs", "random", "best_first", "focused")
@@ -321,7 +338,7 @@ class DiskQueue(Scheduler):
             bound = last[:2]
             self._bound = bound if self._bound is None or bound < self._bound else self._bound
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         if not self._mem and self._disk_only:
             self._refill()
         if not self._mem:

@@ -100,7 +100,7 @@ class Workers:
                     self._open += 1
                     self._started_pages += 1
                     return req
-                if self._busy == 0:  # empty frontier, nobody working: the crawl is over
+                if self._busy == 0 and not self.scheduler.waiting():  # empty frontier, nobody working: the end
                     self._cond.notify_all()
                     return None
                 if not self._open and not self._jobs:  # what is left is in the pipeline: nothing more comes
