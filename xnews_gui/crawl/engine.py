@@ -64,8 +64,8 @@ class Crawler(RunControl, Workers):
         self.max_depth = depth or 0
         self.max_pages = opts.max_pages or settings.max_pages
         self.state_path = Path(state_dir) / f"{profile.name}.sqlite3"
-        self.raw_root = opts.raw_dir or getattr(sink, "raw_root", None)
-        self.image_root = opts.image_dir or getattr(sink, "image_root", None)
+        self.raw_root = opts.raw_dir or sink.raw_root
+        self.image_root = opts.image_dir or sink.image_root
         self.raw_pack = RawPack(self.raw_root) if opts.save_raw and self.raw_root else None
         self.traps = TrapGuard(max_pages_per_host=opts.max_pages_per_host, max_path_repeats=opts.max_path_repeats,
                                max_query_params=opts.max_query_params, max_query_variants=opts.max_query_variants,

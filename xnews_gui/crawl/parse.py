@@ -19,7 +19,6 @@ from ..core.urls import UrlError, canonical
 from .options import CrawlOptions
 from .relevance import KeywordRelevance
 from .render import GENERIC_PROFILE, RenderError, embedded_article, generic_page
-from .sink import known_urls
 
 
 class PageParser:
@@ -65,7 +64,7 @@ class PageParser:
             return None
         lists = follow(doc, url, self.profile.lists, domains, max_url_length=limit,
                        anchors=anchors) if self.profile.lists else []
-        stored = known_urls(sink, [u for u, _ in articles]) if self.options.incremental else set()
+        stored = sink.known_urls([u for u, _ in articles]) if self.options.incremental and articles else set()
         return articles, lists, score, stored
 
     def relevance(self, doc) -> float:

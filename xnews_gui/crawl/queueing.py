@@ -16,7 +16,6 @@ from ..core.links import article_url
 from ..core.urls import UrlError, canonical
 from .fetcher import FetchError
 from .request import Request
-from .sink import known_urls
 from .state import KNOWN, NEW
 
 log = logging.getLogger(__name__)
@@ -152,7 +151,7 @@ class Queuer:
 
     def _push_discovered(self, batch: list) -> None:
         c = self.c
-        stored = known_urls(c.sink, [u for u, _ in batch]) if c.options.incremental else set()
+        stored = c.sink.known_urls([u for u, _ in batch]) if c.options.incremental and batch else set()
         new = known = 0
         with c._cond:
             for link, source in batch:
