@@ -145,6 +145,7 @@ class Queries:
 
     def articles_for_export(self, ids: list[int]) -> list[dict]:
         """Full article dicts (repo.article_dict) for these ids, in the given order."""
+        Article = self.models.Article
         by_id = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
@@ -155,6 +156,7 @@ class Queries:
                           skip_duplicates: bool = False) -> list[dict]:
         """Full article dicts, oldest first (all, or one profile's; at most ``limit`` when > 0);
         ``skip_duplicates``: only the first stored article of each story."""
+        Article = self.models.Article
         q = Article.select().order_by(Article.id)
         if profile:
             q = q.where(Article.profile == profile)

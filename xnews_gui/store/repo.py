@@ -84,10 +84,12 @@ class Records:
 
     # --- profiles ---------------------------------------------------------------
     def load_profile(self, name: str) -> Profile | None:
+        ProfileRecord = self.models.ProfileRecord
         rec = ProfileRecord.get_or_none(ProfileRecord.name == name)
         return Profile.from_json(rec.json) if rec else None
 
     def profile_names(self) -> list[str]:
+        ProfileRecord = self.models.ProfileRecord
         return [r.name for r in ProfileRecord.select(ProfileRecord.name).order_by(ProfileRecord.name)]
 
     # --- articles ---------------------------------------------------------------
@@ -137,6 +139,7 @@ class Records:
         return found
 
     def is_known(self, url: str) -> bool:
+        Article, Page = self.models.Article, self.models.Page
         try:
             url = canonical(url)
         except UrlError:
@@ -149,10 +152,12 @@ class Records:
         self.record_page(canonical(url), 200, kind=SKIPPED, error=reason)
 
     def get_article(self, article_id: int) -> Article | None:
+        Article = self.models.Article
         return Article.get_or_none(Article.id == article_id)
 
     def article_id_for_url(self, url: str) -> int | None:
         """The id of the article stored for this page (any spelling of its URL), or None."""
+        Article = self.models.Article
         try:
             url = canonical(url)
         except UrlError:
@@ -162,6 +167,7 @@ class Records:
 
     def list_articles(self, profile: str | None = None, limit: int = 50, offset: int = 0,
                       category: str | None = None) -> list[Article]:
+        Article = self.models.Article
         q = Article.select().order_by(Article.id.desc())
         if profile:
             q = q.where(Article.profile == profile)
@@ -170,6 +176,7 @@ class Records:
         return list(q.limit(limit).offset(offset))
 
     def count_articles(self, profile: str | None = None) -> int:
+        Article = self.models.Article
         q = Article.select()
         if profile:
             q = q.where(Article.profile == profile)
@@ -185,6 +192,7 @@ class Records:
         return [row[0] for row in cursor.fetchall()]
 
     def search(self, text: str, limit: int = 50) -> list[Article]:
+        Article = self.models.Article
         ids = self.search_ids(text, limit)
         if not ids:
             return []
@@ -192,16 +200,19 @@ class Records:
         return [by_id[i] for i in ids if i in by_id]
 
     def set_category(self, article_id: int, label: str | None, confidence: float | None = None) -> None:
+        Article = self.models.Article
         with self.write_lock:
             Article.update(category=label, confidence=confidence).where(Article.id == article_id).execute()
 
     def set_user_label(self, article_id: int, label: str | None) -> None:
         """A correction made by the user; used by the next training run."""
+        Article = self.models.Article
         with self.write_lock:
             Article.update(user_label=label, category=label if label else Article.category,
                            confidence=1.0 if label else Article.confidence).where(Article.id == article_id).execute()
 
     def set_flags(self, article_id: int, read: bool | None = None, starred: bool | None = None) -> None:
+        Article = self.models.Article
         changes = {}
         if read is not None:
             changes["read"] = read
@@ -213,9 +224,11 @@ class Records:
 
     # --- categories ---------------------------------------------------------------
     def hidden_categories(self) -> set[str]:
+        Category = self.models.Category
         return {c.name for c in Category.select().where(Category.hidden == True)}  # noqa: E712
 
     def set_category_hidden(self, name: str, hidden: bool) -> None:
+        Category = self.models.Category
         with self.write_lock, self.db.atomic("IMMEDIATE"):
             cat, _ = Category.get_or_create(name=name)
             cat.hidden = hidden
@@ -223,6 +236,7 @@ class Records:
 
     def label_counts(self) -> list[tuple[str, int]]:
         """(category, number of articles) for every category in use."""
+        Article = self.models.Article
         query = (Article.select(Article.category, fn.COUNT(Article.id).alias("n"))
                  .where(Article.category.is_null(False)).group_by(Article.category))
         return [(row.category, row.n) for row in query]
@@ -230,6 +244,7 @@ class Records:
     # --- pages, failures and runs ---------------------------------------------------
     def record_page(self, url: str, status: int, encoding: str = "", content_type: str = "",
                     raw_path: str = "", kind: str = "", error: str = "") -> None:
+        Page = self.models.Page
         with self.write_lock:
             Page.insert(url=url, status=status, encoding=encoding, content_type=content_type,
                         raw_path=raw_path, kind=kind, error=error, fetched_at=utcnow()).on_conflict(
@@ -259,14 +274,17 @@ class Records:
         return tidy.freed_bytes
 
     def record_failure(self, profile: str, url: str, reason: str) -> None:
+        FailedExtraction = self.models.FailedExtraction
         with self.write_lock:
             FailedExtraction.create(profile=profile, url=url, reason=reason)
 
     def start_run(self, profile: str) -> int:
+        CrawlRun = self.models.CrawlRun
         with self.write_lock:
             return CrawlRun.create(profile=profile, pid=os.getpid()).id
 
     def finish_run(self, run_id: int, status: str, stats: dict) -> None:
+        CrawlRun = self.models.CrawlRun
         with self.write_lock:
             CrawlRun.update(
                 finished=utcnow(), status=status, pages=int(stats.get("pages", 0)),
@@ -276,6 +294,7 @@ class Records:
 
     def mark_interrupted_runs(self) -> int:
         """Runs still 'running' whose process is gone (killed, crashed) become 'interrupted'; how many."""
+        CrawlRun = self.models.CrawlRun
         with self.write_lock:
             stale = [r.id for r in CrawlRun.select(CrawlRun.id, CrawlRun.pid, CrawlRun.started)
                      .where(CrawlRun.status == "running") if not _run_process_alive(r.pid, r.started)]
@@ -284,6 +303,7 @@ class Records:
         return len(stale)
 
     def recent_runs(self, limit: int = 20, profile: str | None = None) -> list[CrawlRun]:
+        CrawlRun = self.models.CrawlRun
         q = CrawlRun.select().order_by(CrawlRun.id.desc())
         if profile:
             q = q.where(CrawlRun.profile == profile)
@@ -291,6 +311,7 @@ class Records:
 
     def last_runs(self) -> dict[str, CrawlRun]:
         """Each profile's latest run that has ended (its summary is in ``stats_json``)."""
+        CrawlRun = self.models.CrawlRun
         ended = (CrawlRun.select(fn.MAX(CrawlRun.id)).where(CrawlRun.status != "running")
                  .group_by(CrawlRun.profile))
         return {r.profile: r for r in CrawlRun.select().where(CrawlRun.id.in_(ended))}
@@ -299,6 +320,7 @@ class Records:
     def record_image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0,
                      error: str = "") -> None:
         """Remember where an image's bytes lie (content-addressed by SHA-256) or why it failed."""
+        ImageCache = self.models.ImageCache
         with self.write_lock:
             ImageCache.insert(url=url, sha256=sha256, content_type=content_type, size=size, error=error).on_conflict(
                 conflict_target=[ImageCache.url],
@@ -308,10 +330,12 @@ class Records:
 
     def image_record(self, url: str) -> ImageCache | None:
         """The ImageCache row for an image URL, or None when it was never fetched."""
+        ImageCache = self.models.ImageCache
         return ImageCache.get_or_none(ImageCache.url == url)
 
     def image_records(self, urls: Iterable[str]) -> list[ImageCache]:
         """The cached (fetched, not failed) ImageCache rows among these URLs."""
+        ImageCache = self.models.ImageCache
         urls = list(dict.fromkeys(urls))
         out: list[ImageCache] = []
         for start in range(0, len(urls), 500):
@@ -320,4 +344,5 @@ class Records:
         return out
 
     def image_cache_bytes(self) -> int:
+        ImageCache = self.models.ImageCache
         return int(ImageCache.select(fn.COALESCE(fn.SUM(ImageCache.size), 0)).scalar() or 0)

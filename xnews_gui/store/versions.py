@@ -27,6 +27,7 @@ class Versions:
 
     def save_profile(self, profile: Profile, reason: str = "saved") -> int:
         """Store the profile (replacing one of the same name) and record a version; its number."""
+        ProfileRecord = self.models.ProfileRecord
         text = profile.to_json()
         reason = " ".join(str(reason).split())[:MAX_REASON] or "saved"
         # IMMEDIATE: the write lock is taken before the newest version is read, so two processes
@@ -42,6 +43,7 @@ class Versions:
             return self._record_version(profile.name, text, reason)
 
     def _record_version(self, name: str, text: str, reason: str) -> int:
+        ProfileVersion = self.models.ProfileVersion
         newest = (ProfileVersion.select().where(ProfileVersion.profile == name)
                   .order_by(ProfileVersion.number.desc()).first())
         if newest is not None and newest.json == text:
@@ -56,14 +58,17 @@ class Versions:
     def profile_history(self, name: str) -> list[ProfileVersion]:
         """The kept versions of a profile, newest first (empty for an unknown name): number, at and
         reason only (``json`` is None; ``profile_version`` reads one version's JSON)."""
+        ProfileVersion = self.models.ProfileVersion
         return list(ProfileVersion.select(ProfileVersion.id, ProfileVersion.profile, ProfileVersion.number,
                                           ProfileVersion.at, ProfileVersion.reason)
                     .where(ProfileVersion.profile == name).order_by(ProfileVersion.number.desc()))
 
     def profile_version(self, name: str, number: int) -> ProfileVersion | None:
+        ProfileVersion = self.models.ProfileVersion
         return ProfileVersion.get_or_none((ProfileVersion.profile == name) & (ProfileVersion.number == number))
 
     def latest_version_number(self, name: str) -> int | None:
+        ProfileVersion = self.models.ProfileVersion
         return ProfileVersion.select(fn.MAX(ProfileVersion.number)).where(ProfileVersion.profile == name).scalar()
 
     def revert_profile(self, name: str, number: int) -> tuple[Profile, int]:
@@ -79,6 +84,7 @@ class Versions:
 
     def delete_profile(self, name: str) -> bool:
         """Delete a profile and its versions."""
+        ProfileRecord, ProfileVersion = self.models.ProfileRecord, self.models.ProfileVersion
         with self.write_lock, self.db.atomic("IMMEDIATE"):
             ProfileVersion.delete().where(ProfileVersion.profile == name).execute()
             return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
