@@ -12,13 +12,14 @@ from peewee import (
     BooleanField,
     CharField,
     DateTimeField,
+    FieldAccessor,
     FloatField,
     ForeignKeyField,
     IntegerField,
-    FieldAccessor,
     Model,
     TextField,
 )
+
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
