@@ -43,7 +43,7 @@ def cmd_scrapy_project(args) -> int:
 
 
 def cmd_import_items(args) -> int:
-    from ..scale.importer import ImportError_, import_files
+    from ..store.importer import ImportError_, import_files
     from .common import CliError
 
     try:

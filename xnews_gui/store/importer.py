@@ -1,4 +1,5 @@
-"""``import-items``: JSON lines written by Scrapy workers -> articles in the desktop store.
+"""``import-items``: JSON lines written by Scrapy workers -> articles in the desktop store (the desktop
+side of the cluster: it lives with the store, not among the worker modules of ``scale``).
 
 Each line goes through the crawl's own sink (``StoreSink``), so it gets what a desktop crawl
 gives: one article per canonical URL (and per text), full-text search, topic and section. The
@@ -15,8 +16,8 @@ from pathlib import Path
 from ..core.extract import Article, html_to_text
 from ..core.sanitize import sanitize_html
 from ..core.urls import UrlError, canonical
-from ..store.sink import StoreSink
-from .packaged import _plain
+from ..core.profile import is_profile_name
+from .sink import StoreSink
 
 MAX_LINE = 20 * 1024 * 1024
 BATCH = 200
@@ -40,7 +41,7 @@ def import_files(files: list[Path], store, default_profile: str | None = None) -
             raise ImportError_(f"{path} is a folder: give the JSON-lines files in it (e.g. {path / '*.jsonl'})")
         if not path.is_file():
             raise ImportError_(f"file not found: {path}" if not path.exists() else f"{path} is not a regular file")
-    if default_profile is not None and not _plain(default_profile):
+    if default_profile is not None and not is_profile_name(default_profile):
         raise ImportError_(f"{default_profile!r} is not a profile name")
     report = ImportReport()
     sinks: dict[str, StoreSink] = {}
@@ -116,7 +117,7 @@ def _row(raw: bytes, default_profile: str | None) -> tuple:
     if not values["title"]:
         raise ValueError("no title")
     profile = item.get("profile") or default_profile
-    if not isinstance(profile, str) or not _plain(profile):
+    if not isinstance(profile, str) or not is_profile_name(profile):
         raise ValueError("no profile name (give --profile)")
     topic, section, confidence = item.get("topic"), item.get("section"), item.get("confidence")
     if topic is not None and not isinstance(topic, str) or section is not None and not isinstance(section, str):
