@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.extract import Article, html_to_text
+from ..core.profile import is_profile_name
 from ..core.sanitize import sanitize_html
 from ..core.urls import UrlError, canonical
-from ..core.profile import is_profile_name
 from .sink import StoreSink
 
 MAX_LINE = 20 * 1024 * 1024
