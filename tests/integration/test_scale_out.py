@@ -9,6 +9,7 @@ import shutil
 import signal
 import sys
 import subprocess
+import threading
 import time
 
 import pytest
@@ -116,7 +117,8 @@ def setup(site, delayed_site, newsim, newsim400, tmp_path_factory):
                                             discovery=ways, crawl={"concurrency": 4},
                                             **({} if ways == ["links"] else {"links": sim_articles})))
     if newsim:
-        profiles.append(copy_profile(sim_profile, folder / "newsim.json", start_urls=[newsim], crawl={"concurrency": 2}))
+        profiles.append(copy_profile(sim_profile, folder / "newsim.json", start_urls=[newsim],
+                                     crawl={"concurrency": 2}))
     (folder / "data").mkdir()
     project = export_project(folder, profiles, folder / "data")
     python = venv_without_qt(folder / "venv")
@@ -236,6 +238,41 @@ def test_two_workers_find_every_article_by_links_sitemaps_or_feeds(setup, redis_
     code, out, err = cli("import-items", *map(str, outs))
     assert code == 0, err
     assert "imported 400 new article(s), 0 already stored, 0 line(s) skipped" in out
+
+
+def test_the_desktop_follows_a_cluster_crawl_live(setup, redis_server, tmp_path):
+    """While 2 workers crawl the 400-article simulator, a follower drains their items from Redis into a
+    real store as they come (the dashboard's card and chart get the same events as a desktop crawl)."""
+    if not (setup["folder"] / "newsim-links.json").is_file():
+        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    from xnews_gui.services.cluster import ClusterFollower
+    from xnews_gui.store import Store
+
+    events = []
+    with Store.open(tmp_path / "data") as store:
+        follower = ClusterFollower("newsim-links", redis_server.url, store,
+                                   lambda ev: events.append((time.monotonic(), ev.kind, ev.data)), stats_interval=0.2)
+        result = []
+        thread = threading.Thread(target=lambda: result.append(follower.run()))
+        thread.start()
+        try:
+            outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
+            run_cluster(setup, "newsim-links", redis_server.url, outs)
+            workers_done = time.monotonic()
+            thread.join(60)
+        finally:
+            follower.stop()
+            thread.join(10)
+        stored = {a.url for a in store.list_articles(limit=1000)}
+    exported = {i["url"] for o in outs for i in read_items(o)}
+    summary = result[0]
+    assert summary["status"] == "finished" and summary["articles"] == 400 and summary["errors"] == 0
+    assert stored == exported and len(stored) == 400
+    articles = [t for t, kind, _ in events if kind == "article"]
+    assert len(articles) == 400 and articles[0] < workers_done - 1.0, "the items came only at the end"
+    pages = [d["pages"] for _, kind, d in events if kind == "stats"]
+    assert pages == sorted(pages) and pages[-1] >= 400 and any(0 < p < 400 for p in pages)
+    assert redis_server.client.llen("xnews:newsim-links:items") == 0
 
 
 def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):

@@ -151,6 +151,7 @@ class RedisFrontier:
         self.round_trips = 0
         self._status = (0, 0)
         self._status_at = 0.0
+        self._pages = 0  # pages fetched since the last heartbeat (added to the cluster's count)
         self._idle = False
         self._loops: list = []
 
@@ -169,6 +170,7 @@ class RedisFrontier:
             self.crawler.signals.connect(self._item_finished, signal=signal)
         self.crawler.signals.connect(self._page_done, signal=page_done)
         self.crawler.signals.connect(self._spider_error, signal=signals.spider_error)
+        self.crawler.signals.connect(self._response, signal=signals.response_received)
         self._loops = [task.LoopingCall(self._heartbeat), task.LoopingCall(self._poll)]
         self._loops[0].start(HEARTBEAT_S, now=False)
         self._loops[1].start(IDLE_POLL_S, now=False)
@@ -180,6 +182,7 @@ class RedisFrontier:
             if loop.running:
                 loop.stop()
         try:
+            self._heartbeat()  # the last pages counted
             self._step(pop=False)
             held = len(self.leases)
             self._run("leave", self.worker)  # anything still leased goes back to the queue
@@ -290,8 +293,14 @@ class RedisFrontier:
             self.ack(request)
 
     # --- the loops ---------------------------------------------------------------------------
+    def _response(self, response=None, request=None, spider=None, **kwargs):
+        self._pages += 1
+
     def _heartbeat(self) -> None:
         try:
+            pages, self._pages = self._pages, 0
+            if pages:  # the cluster's page count, for a desktop following the crawl
+                self.redis.hincrby(self.prefix + "stats", "pages", pages)
             queued, busy = self._run("heartbeat", self.worker, self.timeout_ms)
         except Exception as exc:  # Redis away for a moment: the next beat tries again
             log.warning("heartbeat failed: %s", exc)

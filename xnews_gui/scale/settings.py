@@ -20,7 +20,7 @@ FEED_EXPORT_ENCODING = "utf-8"
 # each exported line reaches the file before its page counts as done (see feeds.py)
 FEED_STORAGES = {"": "xnews_gui.scale.feeds.UnbufferedFileStorage",
                  "file": "xnews_gui.scale.feeds.UnbufferedFileStorage"}
-ITEM_PIPELINES = {"xnews_gui.scale.pipelines.TopicPipeline": 300}
+ITEM_PIPELINES = {"xnews_gui.scale.pipelines.TopicPipeline": 300, "xnews_gui.scale.pipelines.LiveItems": 400}
 # last before the download itself: a request held back by robots.txt must not have taken its moment
 DOWNLOADER_MIDDLEWARES = {"xnews_gui.scale.politeness.SitePoliteness": 950}
 
@@ -29,3 +29,4 @@ XNEWS_REDIS_URL = ""
 XNEWS_WORKER_TIMEOUT = 10.0  # seconds without a heartbeat before a worker's requests go back
 XNEWS_DATA_PACKAGE = ""  # the project's package holding profiles/ and model/
 XNEWS_CLASSIFY = True
+XNEWS_LIVE_ITEMS = True  # cluster mode: items also to Redis for a desktop following the crawl

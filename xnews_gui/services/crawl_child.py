@@ -8,7 +8,8 @@ the cores are busy the window goes first. Every profile crawls here, one way: a 
 
 Protocol (UTF-8 JSON, one object a line). The app writes one request on stdin:
 ``{"data_dir", "profile" (Profile.to_dict), "options" (options_to_dict), "classifier" ("auto" |
-"none"), "skip_hidden_topics", "image_cache_limit"}``, then commands: ``pause``, ``resume``,
+"none"), "skip_hidden_topics", "image_cache_limit"}`` (with ``"cluster": redis URL`` the child follows
+that cluster's crawl of the profile instead: ``services.cluster``), then commands: ``pause``, ``resume``,
 ``stop``; stdin closing (the app went away) stops the crawl too. The child writes the crawl's
 events ``{"kind", "data"}`` on stdout, then ``{"kind": "done", "data": summary}`` or
 ``{"kind": "failed", "data": {"message"}}`` last.
@@ -162,11 +163,17 @@ def main(runner=None) -> int:
         return 2
 
     def make_handle(renderer=None):
-        handle = start_crawl(profile, store, options,
-                             lambda ev: channel.send(ev.kind, ev.data),
-                             classifier=AUTO if request.get("classifier", "auto") == "auto" else None,
-                             skip_hidden_topics=bool(request.get("skip_hidden_topics")),
-                             image_cache_limit=int(request.get("image_cache_limit") or 0), renderer=renderer)
+        if request.get("cluster"):
+            from .cluster import ClusterFollower
+
+            handle = ClusterFollower(profile.name, str(request["cluster"]), store,
+                                     lambda ev: channel.send(ev.kind, ev.data))
+        else:
+            handle = start_crawl(profile, store, options,
+                                 lambda ev: channel.send(ev.kind, ev.data),
+                                 classifier=AUTO if request.get("classifier", "auto") == "auto" else None,
+                                 skip_hidden_topics=bool(request.get("skip_hidden_topics")),
+                                 image_cache_limit=int(request.get("image_cache_limit") or 0), renderer=renderer)
         threading.Thread(target=_listen, args=(stdin, handle), name="xnews-crawl-commands", daemon=True).start()
         channel.on_broken = handle.stop  # the app is gone: nobody reads the events any more
         channel.send("state", "running")

@@ -52,9 +52,9 @@ def import_files(files: list[Path], store, default_profile: str | None = None) -
                 name = row[0]
                 pending.setdefault(name, []).append((where, row[1:]))
                 if len(pending[name]) >= BATCH:
-                    _store(sinks, store, name, pending.pop(name), report)
+                    store_items(sinks, store, name, pending.pop(name), report)
         for name, rows in pending.items():
-            _store(sinks, store, name, rows, report)
+            store_items(sinks, store, name, rows, report)
     finally:
         for sink in sinks.values():
             sink.flush()
@@ -71,7 +71,7 @@ def _rows(path: Path, default_profile: str | None, report: ImportReport):
             if not raw.strip():
                 continue
             try:
-                yield where, _row(raw, default_profile)
+                yield where, parse_item(raw, default_profile)
             except ValueError as exc:
                 report.problems.append(f"{where}: {exc}")
 
@@ -92,7 +92,9 @@ def _lines(handle):
         yield line
 
 
-def _row(raw: bytes, default_profile: str | None) -> tuple:
+def parse_item(raw: bytes, default_profile: str | None) -> tuple:
+    """(profile, article, topic, confidence, section) of one worker item (a JSON line); ValueError
+    with the reason for anything that is not a good item."""
     try:
         item = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -133,7 +135,10 @@ def _row(raw: bytes, default_profile: str | None) -> tuple:
     return profile, article, topic or None, float(confidence) if confidence is not None else None, section or None
 
 
-def _store(sinks: dict, store, profile: str, rows: list, report: ImportReport) -> None:
+def store_items(sinks: dict, store, profile: str, rows: list, report: ImportReport) -> list:
+    """Items of one profile, [(where, (article, topic, confidence, section))], in one transaction
+    (``sinks``: the StoreSink of each profile, made here when missing); the report counts them.
+    Returns, per item, (id, created) or the exception storing it raised."""
     sink = sinks.get(profile)
     if sink is None:
         sink = sinks[profile] = StoreSink(store, profile)
@@ -145,3 +150,4 @@ def _store(sinks: dict, store, profile: str, rows: list, report: ImportReport) -
             report.created += 1
         else:
             report.duplicates += 1
+    return outcomes

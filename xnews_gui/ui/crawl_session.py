@@ -44,15 +44,17 @@ class CrawlSession(QObject):
     finished = Signal(dict)  # the engine's summary
 
     def __init__(self, profile: Profile, store: Store, options, classifier=None, parent=None,
-                 image_cache_limit: int = 0):
+                 image_cache_limit: int = 0, cluster_url: str = ""):
         """``classifier``: None crawls without topics; otherwise the data folder's topic model is used
-        (the child process loads it)."""
+        (the child process loads it). ``cluster_url``: follow the profile's crawl by Scrapy workers
+        sharing that Redis instead (their items stored as they come: services/cluster.py)."""
         super().__init__(parent)
         self.profile = profile
         self.store = store
         self.options = options
         self.classifier = classifier
         self.image_cache_limit = image_cache_limit
+        self.cluster_url = cluster_url
         self.state = "idle"
         self.stats: dict = {}
         self.summary: dict | None = None
@@ -136,6 +138,8 @@ class CrawlSession(QObject):
                    "options": options_to_dict(self.options),
                    "classifier": "none" if self.classifier is None else "auto",
                    "skip_hidden_topics": skip_hidden_topics(), "image_cache_limit": self.image_cache_limit}
+        if self.cluster_url:
+            request["cluster"] = self.cluster_url
         process.start(program, args)
         process.write(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
 
