@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -235,6 +236,9 @@ def test_two_workers_find_every_article_by_links_sitemaps_or_feeds(setup, redis_
     first, second = ({i["url"] for i in read_items(o)} for o in outs)
     assert not first & second, "an article was crawled by both workers"
     assert len(first | second) == 400 and first and second
+    # the frontier said no to what was queued before (here or by the other worker): request_dropped fired
+    logs = [o.with_suffix(".log").read_text(encoding="utf-8", errors="replace") for o in outs]
+    assert sum(int(n) for log in logs for n in re.findall(r"'xnews/dropped': (\d+)", log)) > 0
     code, out, err = cli("import-items", *map(str, outs))
     assert code == 0, err
     assert "imported 400 new article(s), 0 already stored, 0 line(s) skipped" in out

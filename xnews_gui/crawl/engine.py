@@ -222,14 +222,17 @@ class Crawler:
         raw_path = self._save_raw(result.url, result.body)
         result.body = b""  # not needed any more: nothing queued holds a page body
         if req.kind == "list":
-            links = self.parser.list_page(req, page, result.url, self.state, self.sink)
+            links = self.parser.list_page(req, page, result.url)
             item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)
-            if links is None:  # a focused crawl's page under the relevance threshold
+            if links.fingerprint is not None:  # the list page's revisit interval follows its articles
+                crawl = self.profile.crawl
+                self.state.list_visit(req.url, links.fingerprint, crawl.revisit_min * 60, crawl.revisit_max_min * 60)
+            if not links.expand:  # a focused crawl's page under the relevance threshold
                 self.stats_.add(not_expanded=1)
             else:
-                if req.depth == 0 and not links[0] and not links[1]:
+                if req.depth == 0 and not links.articles and not links.lists:
                     self._dead_start(result.url, page.text)
-                self.queuer.push_links(req, *links)
+                self.queuer.push_links(req, links.articles, links.lists, links.score)
         else:
             article = self.parser.article_page(page, result.url)
             item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)

@@ -72,9 +72,10 @@ class Queuer:
                     self.emit("error", {"url": url, "kind": "bad_url", "message": str(exc)})
             self.workers.work_queued()  # after sitemaps and feeds, fetch threads may be waiting for work
 
-    def push_links(self, req: Request, articles, lists, score: float, stored: set[str]) -> None:
+    def push_links(self, req: Request, articles, lists, score: float) -> None:
         """Queue a list page's new links (through the trap guards); pagination stops on a list page
         that only brought articles we already have."""
+        stored = self.sink.known_urls([u for u, _ in articles]) if self.options.incremental and articles else set()
         incremental = self.options.incremental
         article_set = {u for u, _ in articles}
         new = known = dropped = 0
