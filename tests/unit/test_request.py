@@ -20,7 +20,7 @@ def every_request() -> list[Request]:
                            anchor="Tin Bóng Đá" if i % 2 else "", priority=i / 7, profile="báo-mới",
                            flags=flags, tries=i % 3, not_before=1_700_000_000.5 + i if i % 5 == 0 else 0.0,
                            headers={"If-None-Match": 'W/"abc"'} if i % 3 == 0 else {},
-                           extra={"redirect_times": 1, "redirect_urls": ["http://a/"]} if i % 4 == 0 else {}))
+                           extra={"redirect_times": 1, "redirect_urls": ["http://a/"], "seen_etag": 'W/"x"'} if i % 4 == 0 else {}))
     return out
 
 

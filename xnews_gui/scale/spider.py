@@ -55,7 +55,8 @@ def as_request(request: scrapy.Request) -> Request:
     if not isinstance(base, Request):
         base = Request(request.url, "list")
     flags = base.flags | {"dont_filter"} if request.dont_filter else base.flags - {"dont_filter"}
-    extra = {k: request.meta[k] for k in CARRIED_META if k in request.meta}
+    extra = {k: v for k, v in base.extra.items() if k not in CARRIED_META}  # what Scrapy does not keep
+    extra.update((k, request.meta[k]) for k in CARRIED_META if k in request.meta)
     return Request(request.url, base.kind, base.depth, base.referrer, base.anchor, base.priority, base.profile,
                    frozenset(flags), int(request.meta.get("retry_times", base.tries) or 0), base.not_before,
                    dict(base.headers), extra)
