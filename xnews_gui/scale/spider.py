@@ -82,6 +82,9 @@ class XNewsSpider(scrapy.Spider):
             raise ValueError("choose a profile: scrapy crawl xnews -a profile=NAME")
         self.profile_arg = profile
         self.crawl_delays: dict[str, float] = {}  # netloc -> robots.txt's Crawl-delay (seconds)
+        # URLs this spider asked for already: a link seen again (the menu on every list page) is not made
+        # a request for the scheduler to drop (each one costs Scrapy's middlewares and a task)
+        self.asked: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -149,6 +152,15 @@ class XNewsSpider(scrapy.Spider):
     def follow(self, url: str, kind: str, depth: int, score: float, referrer: str = "") -> scrapy.Request:
         return self.scrapy_request(Request(url, kind, depth, referrer, priority=score, profile=self.profile.name))
 
+    def new_links(self, links):
+        """The links this spider has not asked for yet (and from now on, has)."""
+        for link in links:
+            if link in self.asked:
+                self.crawler.stats.inc_value("xnews/links_seen_before")
+                continue
+            self.asked.add(link)
+            yield link
+
     # --- responses ----------------------------------------------------------------------
     def parse(self, response):
         req = as_request(response.request)
@@ -191,12 +203,15 @@ class XNewsSpider(scrapy.Spider):
                                     child, sources.MAX_DEPTH, sources.MAX_SITEMAPS)
                 continue
             yield self.source(child, "sitemap", depth + 1, response.url)
+        links = []
         for url in pages:
             link = article_url(self.profile, url)
             if link is None:
                 self.crawler.stats.inc_value("xnews/listed_not_articles")
                 continue
             self.crawler.stats.inc_value("xnews/discovered")
+            links.append(link)
+        for link in self.new_links(links):
             yield self.follow(link, "article", 1, 1.0, response.url)
 
     def expand(self, response, ctype, req: Request):
@@ -208,13 +223,13 @@ class XNewsSpider(scrapy.Spider):
             return
         articles, lists = page_links(self.profile, text, response.url)  # the desktop crawl's links
         depth, score = req.depth + 1, req.priority
-        for link in articles:
+        for link in self.new_links(articles):
             yield self.follow(link, "article", depth, score, response.url)
         max_depth = self.profile.crawl.max_depth
-        for link in lists:
-            if max_depth and depth > max_depth:
-                self.crawler.stats.inc_value("xnews/dropped_by_depth")
-                continue
+        if max_depth and depth > max_depth:
+            self.crawler.stats.inc_value("xnews/dropped_by_depth", len(lists))
+            return
+        for link in self.new_links(lists):
             yield self.follow(link, "list", depth, score, response.url)
 
     def article(self, response, ctype) -> dict | None:
