@@ -279,31 +279,46 @@ def test_the_desktop_follows_a_cluster_crawl_live(setup, redis_server, tmp_path)
     assert redis_server.client.llen("xnews:newsim-links:items") == 0
 
 
-def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
+def kill_one_of_two_workers(setup, redis_server, tmp_path, profile: str) -> list[dict]:
+    """Two workers; one killed with -9 in the middle of its work (items written, requests held), a third
+    started in its place; every item of the three."""
     url = redis_server.url
     timeout = "XNEWS_WORKER_TIMEOUT=2"
     victim_out, other_out, again_out = tmp_path / "victim.jsonl", tmp_path / "other.jsonl", tmp_path / "again.jsonl"
-    victim = start_worker(setup["python"], setup["project"], "demo-polite", victim_out, f"XNEWS_REDIS_URL={url}", timeout)
-    other = start_worker(setup["python"], setup["project"], "demo-polite", other_out, f"XNEWS_REDIS_URL={url}", timeout)
+    victim = start_worker(setup["python"], setup["project"], profile, victim_out, f"XNEWS_REDIS_URL={url}", timeout)
+    other = start_worker(setup["python"], setup["project"], profile, other_out, f"XNEWS_REDIS_URL={url}", timeout)
     client = redis_server.client
     deadline = time.monotonic() + 90
     while True:  # kill it in the middle of its work: items written and requests held
         assert time.monotonic() < deadline and victim.poll() is None, "the first worker never got going"
-        ids = [w.decode() for w in client.zrange("xnews:demo-polite:workers", 0, -1) if f":{victim.pid}:".encode() in w]
-        held = f"xnews:demo-polite:inflight:{ids[0]}" if ids else None
+        ids = [w.decode() for w in client.zrange(f"xnews:{profile}:workers", 0, -1) if f":{victim.pid}:".encode() in w]
+        held = f"xnews:{profile}:inflight:{ids[0]}" if ids else None
         if held and len(read_items(victim_out)) >= 5 and client.hlen(held):
             os.kill(victim.pid, signal.SIGKILL)
             break
         time.sleep(0.02)
     victim.wait()
     assert client.hlen(held) > 0, "the killed worker held no request: the test proves nothing"
-    again = start_worker(setup["python"], setup["project"], "demo-polite", again_out, f"XNEWS_REDIS_URL={url}", timeout)
+    again = start_worker(setup["python"], setup["project"], profile, again_out, f"XNEWS_REDIS_URL={url}", timeout)
     wait_all([other, again])
     assert (other.returncode, again.returncode) == (0, 0)
-    items = read_items(victim_out) + read_items(other_out) + read_items(again_out)
+    assert redis_server.client.zcard(f"xnews:{profile}:queue") == 0
+    return read_items(victim_out) + read_items(other_out) + read_items(again_out)
+
+
+def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
+    items = kill_one_of_two_workers(setup, redis_server, tmp_path, "demo-polite")
     by_url = {i["url"]: i for i in items}  # a page being written when killed may come twice: the store dedups
     same_articles(list(by_url.values()), setup["desktop"])
-    assert redis_server.client.zcard("xnews:demo-polite:queue") == 0
+
+
+def test_a_killed_worker_of_a_sitemap_crawl_loses_nothing(setup, redis_server, tmp_path):
+    """The same on the 400-article simulator found through sitemaps only: the killed worker's sitemap
+    and article requests go back to the queue as they were (kinds and all) and every article comes."""
+    if not (setup["folder"] / "newsim-sitemap.json").is_file():
+        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    items = kill_one_of_two_workers(setup, redis_server, tmp_path, "newsim-sitemap")
+    assert len({i["url"] for i in items}) == 400
 
 
 @pytest.mark.parametrize("profile, source", [("demo-sitemap", "/sitemap"), ("demo-feeds", "/rss.xml")])
