@@ -4,15 +4,18 @@
                       classifier=model, on_event=print)
     summary = crawler.run()          # blocking; pause()/resume()/stop() from any thread
 
-The stages, as in Scrapy: the scheduler (``frontier``: push returns False for a URL
-already seen, pop gives the next request) -> the downloader (``downloader``: politeness,
-robots, scope on every hop; in ``concurrency`` fetch threads) -> parsing (``parse``, in
-one thread, see ``workers``: a list page's links go back to the scheduler, an article
-page is extracted) -> the item pipeline (images, by the fetch threads, then ``pipeline``:
-the one batching stage, which classifies a batch at once and hands it to the sink in one
-call). ``classifier`` may be a model or a loader (a callable without
-``predict``): a loader runs in the background while the first pages are fetched.
-``on_event`` is called from crawler threads, never under a lock; "stats" events come
+The stages, as in Scrapy, each with one job and a small interface: the scheduler (``frontier``:
+``push`` answers whether it took the request, ``pop`` gives the next one, ``defer`` holds a retry
+until its not-before time; the ``Queuer`` is its claim and feeds it start pages, sitemaps, feeds and
+each list page's links) -> the downloader (``downloader``: politeness, robots, scope on every hop;
+a page or FetchError "retry" when the site asks to wait, so no thread waits holding the host) ->
+parsing (``parse``: a page into links or an article; ``workers``: ``concurrency`` fetch threads and
+one parse thread) -> the item pipeline (images, by the fetch threads, then ``pipeline``: the one
+batching stage, which classifies a batch at once and writes it through the sink's one method,
+``write_batch``). What they share to run, pause and stop is one ``RunControl`` (``control``), not
+each other's attributes; requests are ``request.Request`` throughout. ``classifier`` may be a model
+or a loader (a callable without ``predict``): a loader runs in the background while the first pages
+are fetched. ``on_event`` is called from crawler threads, never under a lock; "stats" events come
 about every ``stats_interval`` seconds.
 """
 
