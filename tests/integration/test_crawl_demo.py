@@ -88,7 +88,7 @@ def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_pro
 
 
 def test_pause_resume_stop_take_effect_quickly(store, data_dir, demo_profile):
-    Article, ImageCache, Page = store.models.Article, store.models.ImageCache, store.models.Page
+    Article = store.models.Article
     profile = demo_profile.with_(crawl=demo_profile.crawl.__class__(**{**demo_profile.crawl.__dict__,
                                                                          "delay_s": 0.04, "concurrency": 2}))
     sink = StoreSink(store, "demo")
@@ -124,7 +124,7 @@ def test_pause_resume_stop_take_effect_quickly(store, data_dir, demo_profile):
 
 
 def test_limits(store, data_dir, demo_profile):
-    Article, ImageCache, Page = store.models.Article, store.models.ImageCache, store.models.Page
+    Article = store.models.Article
     sink = StoreSink(store, "demo")
     options = CrawlOptions(max_articles=10, fetch_images=False)
     summary = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=options).run()
@@ -135,7 +135,6 @@ def test_limits(store, data_dir, demo_profile):
 
 
 def test_periodic_passes_set_next_run(store, data_dir, demo_profile):
-    Article, ImageCache, Page = store.models.Article, store.models.ImageCache, store.models.Page
     crawl = demo_profile.crawl.__class__(**{**demo_profile.crawl.__dict__, "revisit_min": 0.001,
                                            "revisit_max_min": 0.01})
     profile = demo_profile.with_(crawl=crawl)
@@ -149,7 +148,7 @@ def test_periodic_passes_set_next_run(store, data_dir, demo_profile):
 
 
 def test_skipped_topics_are_not_stored_and_not_fetched_again(store, data_dir, demo_server, demo_profile):
-    Article, ImageCache, Page = store.models.Article, store.models.ImageCache, store.models.Page
+    Article, Page = store.models.Article, store.models.Page
     """With 'skip topics I am not interested in' on, sport articles are left out, and a re-crawl knows them."""
     sink = StoreSink(store, "demo", skip_categories={"The thao"})
     first = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False)).run()
