@@ -16,7 +16,7 @@ from ..integration.scale_helpers import RedisServer, which_redis
 
 
 def worker_item(n: int) -> str:
-    """A line as a worker pushes it (scale/pipelines.LiveItems: the exported item, in JSON)."""
+    """A line as a worker pushes it (scale/frontier.py, with its page's acknowledgement: the item, in JSON)."""
     return json.dumps({"url": f"http://news.test/the-thao/bai-{n}.htm", "title": f"Đội tuyển thắng trận {n}",
                        "summary": "Tóm tắt.", "image": "", "body_html": f"<p>Bóng đá hôm nay, trận {n}.</p>",
                        "body_text": f"Bóng đá hôm nay, trận {n}.", "author": "", "date": "", "topic": "The thao",

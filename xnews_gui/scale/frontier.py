@@ -11,7 +11,8 @@ acknowledgements ride along with its next pop, so a page costs about one round t
 - pop: move the best request from the queue to this worker's in-flight hash (a lease);
 - ack: drop the lease once the page is done (its links pushed, its item exported). Pushes go
   before acks in the same script: a worker killed in between loses nothing, its page is
-  simply crawled again;
+  simply crawled again; so does each exported item (to ``items``, a list a desktop following the
+  crawl drains: ``services/cluster.py``; ``-s XNEWS_LIVE_ITEMS=0`` when nobody follows);
 - heartbeat: each worker renews a deadline every second; a worker silent for
   ``XNEWS_WORKER_TIMEOUT`` seconds is dead and its leases go back to the queue;
 - status: queue length and leases held by live workers. A worker stops when both are zero.
@@ -76,7 +77,8 @@ local function status(prefix)
 end
 """
 # ARGV: prefix, worker, lifo (0/1), pop (0/1), n pushes, n x (fingerprint ('' = don't filter),
-# priority, request JSON), leases to acknowledge... Returns {taken, 1, member} after a pop, else
+# priority, request JSON), m items, m x item JSON (for a desktop following the crawl), leases to
+# acknowledge... Returns {taken, 1, member} after a pop, else
 # {taken, 0, queued, busy}; taken: one character per push, '1' queued, '0' seen before.
 STEP = _NOW + _REAP + """
 local prefix, worker = ARGV[1], ARGV[2]
@@ -95,7 +97,9 @@ for k = 0, npush - 1 do
   added[k + 1] = tostring(new)
 end
 added = table.concat(added)
-for i = 6 + 3 * npush, #ARGV do redis.call('HDEL', prefix .. 'inflight:' .. worker, ARGV[i]) end
+local nitems = tonumber(ARGV[6 + 3 * npush])
+for j = 1, nitems do redis.call('RPUSH', prefix .. 'items', ARGV[6 + 3 * npush + j]) end
+for i = 7 + 3 * npush + nitems, #ARGV do redis.call('HDEL', prefix .. 'inflight:' .. worker, ARGV[i]) end
 if ARGV[4] == '1' then
   local r = redis.call('ZPOPMIN', prefix .. 'queue')
   if r[1] then
@@ -147,6 +151,8 @@ class RedisFrontier:
         self.pushed: set[str] = set()  # fingerprints this worker pushed: known at once the next time
         self._pushes: list = []  # (fingerprint, priority, JSON, request) waiting for the next round trip
         self._acks: list[str] = []  # leases of finished pages, idem
+        self._items: list[str] = []  # exported items (JSON) for a desktop following the crawl, idem
+        self.live_items = settings.getbool("XNEWS_LIVE_ITEMS", True)
         self._polled: deque = deque()  # requests the idle poll popped, on their way through crawl()
         self.round_trips = 0
         self._status = (0, 0)
@@ -201,7 +207,7 @@ class RedisFrontier:
                 self._ack_lease(lease)
         if self._polled:
             return True
-        if self._pushes or self._acks or time.monotonic() - self._status_at > STATUS_FRESH_S:
+        if self._pushes or self._acks or self._items or time.monotonic() - self._status_at > STATUS_FRESH_S:
             self._step(pop=False)
         queued, busy = self._status
         return queued > 0 or busy > 0
@@ -245,11 +251,13 @@ class RedisFrontier:
 
     def _step(self, pop: bool):
         """One round trip: the pending pushes, then the pending acks, then a pop if asked."""
-        pushes, acks = self._pushes, self._acks
-        self._pushes, self._acks = [], []
+        pushes, acks, items = self._pushes, self._acks, self._items
+        self._pushes, self._acks, self._items = [], [], []
         args = [self.worker, int(self.lifo), int(pop), len(pushes)]
         for push in pushes:
             args.extend(push[:3])
+        args.append(len(items))
+        args.extend(items)  # in the same script as their pages' acks: both reach Redis or neither
         args.extend(acks)
         found = self._run("step", *args)
         taken = found[0].decode() if isinstance(found[0], bytes) else str(found[0])
@@ -279,6 +287,8 @@ class RedisFrontier:
         self._acks.append(lease)
 
     def _item_finished(self, item, response=None, spider=None, **kwargs):
+        if self.live_items and kwargs.get("exception") is None and kwargs.get("failure") is None:
+            self._items.append(json.dumps(dict(item), ensure_ascii=False, separators=(",", ":")))
         request = getattr(response, "request", None)
         if request is not None:
             self.ack(request)

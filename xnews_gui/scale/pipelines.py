@@ -1,9 +1,7 @@
-"""Item pipelines of the exported project: the topic, by the desktop's classifier; live items for a
-desktop that follows a cluster crawl."""
+"""Item pipelines of the exported project: the topic, by the desktop's classifier."""
 
 from __future__ import annotations
 
-import json
 import logging
 
 log = logging.getLogger(__name__)
@@ -62,28 +60,3 @@ def load_model(package: str):
         return None
     finally:
         path.unlink(missing_ok=True)
-
-
-class LiveItems:
-    """In a cluster, each item also goes to Redis (``xnews:<profile>:items``, a list) as the JSON line it
-    is exported as, before its page is acknowledged: a desktop following the crawl (``xnews follow-cluster``,
-    the app's dashboard) drains it into its store as items come. ``-s XNEWS_LIVE_ITEMS=0`` turns it off
-    (nobody follows: the list would only grow); the JSON-lines files are written either way."""
-
-    def __init__(self, crawler):
-        settings = crawler.settings
-        self.redis = None
-        if settings.get("XNEWS_REDIS_URL") and settings.getbool("XNEWS_LIVE_ITEMS", True):
-            from .frontier import redis_client
-
-            self.redis = redis_client(settings.get("XNEWS_REDIS_URL"))
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
-    def process_item(self, item, spider=None):
-        if self.redis is not None:
-            line = json.dumps(dict(item), ensure_ascii=False, separators=(",", ":"))
-            self.redis.rpush(f"xnews:{item.get('profile')}:items", line)
-        return item

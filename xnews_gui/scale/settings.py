@@ -24,7 +24,7 @@ FEED_EXPORT_ENCODING = "utf-8"
 # each exported line reaches the file before its page counts as done (see feeds.py)
 FEED_STORAGES = {"": "xnews_gui.scale.feeds.UnbufferedFileStorage",
                  "file": "xnews_gui.scale.feeds.UnbufferedFileStorage"}
-ITEM_PIPELINES = {"xnews_gui.scale.pipelines.TopicPipeline": 300, "xnews_gui.scale.pipelines.LiveItems": 400}
+ITEM_PIPELINES = {"xnews_gui.scale.pipelines.TopicPipeline": 300}
 # last before the download itself: a request held back by robots.txt must not have taken its moment
 DOWNLOADER_MIDDLEWARES = {"xnews_gui.scale.politeness.SitePoliteness": 950}
 

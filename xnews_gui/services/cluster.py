@@ -4,9 +4,9 @@ they come, with the crawl's events, as a desktop crawl sends them.
     follower = ClusterFollower("newsim", "redis://127.0.0.1:6379/0", store, on_event)
     summary = follower.run()        # blocks until the cluster's crawl is over; stop() from anywhere
 
-The workers (``scale``) push each item to ``xnews:<profile>:items`` before its page is acknowledged
-(``pipelines.LiveItems``) and count their pages in ``xnews:<profile>:stats``. The follower reads up to
-``BATCH`` items, stores them through the importer (``store.importer``: each line checked, the body
+The workers (``scale``) push each item to ``xnews:<profile>:items`` in the same script that acknowledges
+its page (``frontier.RedisFrontier``) and count their pages in ``xnews:<profile>:stats``. The follower
+reads up to ``BATCH`` items, stores them through the importer (``store.importer``: each line checked, the body
 sanitised again, one transaction) and only then removes them from the list: killed in between, the
 next follower stores them again and the store's uniqueness makes that a no-op. The crawl is over when
 workers were seen, none is left, the frontier is empty and every item is drained. Events: "article"
