@@ -37,7 +37,6 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from xnews_gui.demo.site import make_png  # noqa: E402
 from xnews_gui.paths import image_file  # noqa: E402
 from xnews_gui.store import Store  # noqa: E402
-from xnews_gui.store.models import Article  # noqa: E402
 from xnews_gui.ui import workers  # noqa: E402
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "vntc" / "sample"
@@ -82,7 +81,7 @@ def fill(store: Store, n: int, images: int, corpus: Path) -> None:
                          published=f"2026-11-{1 + k % 28:02d}T10:00:00+07:00", category="Thoi su", confidence=0.8))
     with store.writing():
         for start in range(0, len(rows), 200):
-            Article.insert_many(rows[start : start + 200]).execute()
+            store.models.Article.insert_many(rows[start : start + 200]).execute()
 
 
 def rss_mib() -> tuple[float, float]:

@@ -79,7 +79,7 @@ def no_leftover_workers(request):
 @pytest.fixture
 def make_articles(store):
     """make_articles(n, profile=..., **overrides) -> ids: synthetic stored articles."""
-    from xnews_gui.store.models import Article
+    Article = store.models.Article
 
     counter = {"n": 0}
 

@@ -14,7 +14,6 @@ from PySide6.QtWebEngineCore import QWebEngineScript
 
 from xnews_gui.demo.site import make_png
 from xnews_gui.paths import image_file
-from xnews_gui.store.models import Article
 from xnews_gui.ui.reader import ReaderView
 
 pytestmark = pytest.mark.gui
@@ -71,7 +70,7 @@ def store_raw(store, **fields) -> int:
                content_hash="h")
     row.update(fields)
     with store.write_lock:
-        return Article.insert(**row).execute()
+        return store.models.Article.insert(**row).execute()
 
 
 def run_js(qtbot, page, script: str):

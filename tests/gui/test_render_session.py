@@ -1,7 +1,9 @@
-"""The app's crawl of a JavaScript-only section: the crawl session starts a render pool of offscreen
-QtWebEngine pages and the articles built in the browser are stored."""
+"""The app's crawl of a JavaScript-only section: the crawl session starts the crawl's process with a
+render pool of offscreen QtWebEngine pages in it, and the articles built in the browser are stored."""
 
 from __future__ import annotations
+
+import os
 
 from xnews_gui.core.profile import Profile
 from xnews_gui.crawl import CrawlOptions
@@ -18,13 +20,14 @@ def test_a_render_profile_is_crawled_through_the_apps_render_pool(qtbot, store, 
                            classifier=None)
     with qtbot.waitSignal(session.finished, timeout=60000) as finished:
         session.start()
-        assert session._render_pool is not None and session._render_pool.size == 2
     summary = finished.args[0]
     assert summary["articles"] == 6 and summary["rendered"] >= 6 and summary["errors"] == 0
     titles = {a.title for a in DemoSite().articles}
     stored = store.articles_in_order()
     assert len(stored) == 6 and all(a["title"] in titles and a["url"].startswith(base + "/js/") for a in stored)
-    assert session._render_pool is None  # closed with the crawl
+    run = store.recent_runs(1, profile=profile.name)[0]
+    assert run.pid != os.getpid(), "the render profile was crawled in the app's process"
+    assert session.state == run.status == summary["status"] == "limit"  # (max_articles)
 
 
 def test_periodic_passes_of_a_render_profile_go_through_the_render_pool(qtbot, tmp_path, demo_server):

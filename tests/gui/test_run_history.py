@@ -9,7 +9,6 @@ import sys
 import pytest
 from PySide6.QtCore import Qt
 
-from xnews_gui.store.models import CrawlRun
 from xnews_gui.ui.crawl_view import CrawlView
 from xnews_gui.ui.settings import Preferences
 
@@ -28,6 +27,7 @@ def test_history_tab_shows_an_interrupted_run(qtbot, store):
     store.finish_run(done, "finished", {"pages": 12, "articles": 9, "errors": 0})
     killed = store.start_run("demo")
     with store.write_lock:
+        CrawlRun = store.models.CrawlRun
         CrawlRun.update(pid=dead_pid(), pages=5).where(CrawlRun.id == killed).execute()
     assert store.mark_interrupted_runs() == 1  # what the app and the CLI do when they start
 

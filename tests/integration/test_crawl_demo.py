@@ -13,7 +13,6 @@ from xnews_gui.crawl.storage import image_file
 from xnews_gui.demo.site import DemoSite
 from xnews_gui.paths import image_cache_dir, image_file as store_image_file, raw_pages_dir
 from xnews_gui.store.repo import SKIPPED
-from xnews_gui.store.models import Article, ImageCache, Page
 from xnews_gui.store.sink import StoreSink
 
 
@@ -21,7 +20,8 @@ def crawler_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("xnews-crawl")]
 
 
-def assert_raw_pages_as_served(data_dir) -> None:
+def assert_raw_pages_as_served(store, data_dir) -> None:
+    Page = store.models.Page
     rows = list(Page.select().where(Page.status == 200))
     assert len(rows) > 72 and {r.kind for r in rows} == {"article", "list"}
     for row in rows:
@@ -30,6 +30,7 @@ def assert_raw_pages_as_served(data_dir) -> None:
 
 
 def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_profile):
+    Article, ImageCache, Page = store.models.Article, store.models.ImageCache, store.models.Page
     sink = StoreSink(store, "demo")
     sink.start_run()
     events = []
@@ -55,7 +56,7 @@ def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_pro
     # every page's raw HTML, as served, where its page-log row says
     page = Page.get(Page.url == base + site.articles[0].path)
     assert page.status == 200 and page.encoding == "utf-8" and page.kind == "article"
-    assert_raw_pages_as_served(data_dir)
+    assert_raw_pages_as_served(store, data_dir)
     # images: main and inline, content-addressed in the store's layout
     images = list(ImageCache.select())
     wanted = sum(1 + len(a.inline_images) for a in site.articles)
@@ -83,10 +84,11 @@ def test_full_demo_crawl_then_incremental(store, data_dir, demo_server, demo_pro
     assert len(before) == 2 and store.tidy_raw_pages() > 0
     after = sorted(packs.iterdir())
     assert len(after) == 1 and after[0] not in before
-    assert_raw_pages_as_served(data_dir)
+    assert_raw_pages_as_served(store, data_dir)
 
 
 def test_pause_resume_stop_take_effect_quickly(store, data_dir, demo_profile):
+    Article = store.models.Article
     profile = demo_profile.with_(crawl=demo_profile.crawl.__class__(**{**demo_profile.crawl.__dict__,
                                                                          "delay_s": 0.04, "concurrency": 2}))
     sink = StoreSink(store, "demo")
@@ -122,6 +124,7 @@ def test_pause_resume_stop_take_effect_quickly(store, data_dir, demo_profile):
 
 
 def test_limits(store, data_dir, demo_profile):
+    Article = store.models.Article
     sink = StoreSink(store, "demo")
     options = CrawlOptions(max_articles=10, fetch_images=False)
     summary = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=options).run()
@@ -145,6 +148,7 @@ def test_periodic_passes_set_next_run(store, data_dir, demo_profile):
 
 
 def test_skipped_topics_are_not_stored_and_not_fetched_again(store, data_dir, demo_server, demo_profile):
+    Article, Page = store.models.Article, store.models.Page
     """With 'skip topics I am not interested in' on, sport articles are left out, and a re-crawl knows them."""
     sink = StoreSink(store, "demo", skip_categories={"The thao"})
     first = Crawler(demo_profile, sink, state_dir=data_dir / "crawl", options=CrawlOptions(fetch_images=False)).run()

@@ -10,6 +10,7 @@ import time
 from .crawl_helpers import Site, article_page, html, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
+from xnews_gui.core.profile import Profile
 from xnews_gui.crawl.fetcher import FetchLimits
 
 CAP = 200_000
@@ -119,3 +120,42 @@ def test_faults_are_recorded_and_the_crawl_goes_on(tmp_path):
     failed = {p["url"].rsplit("/", 1)[-1]: p["error"] for p in sink.pages if p["error"]}
     assert failed["huge"].startswith("too_large") and failed["e500"].startswith("http_5xx")
     assert [u for u, _ in sink.failures] == [site.url + "/no-title"]
+
+
+class Busy503:
+    """Every article of this host answers 503 with a Retry-After the first time it is asked for."""
+
+    def __init__(self, retry_after: int):
+        self.retry_after = retry_after
+        self.calls: dict[str, list[float]] = {}
+
+    def __call__(self, h):
+        calls = self.calls.setdefault(h.path, [])
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            _raw(h, 503, {"Retry-After": str(self.retry_after), "Content-Length": "0"})
+            return
+        _, headers, body = article_page(f"Bận {h.path}")
+        _raw(h, 200, {**headers, "Content-Length": str(len(body.encode()))}, body.encode())
+
+
+def test_a_503_burst_on_one_host_does_not_stall_the_others(tmp_path):
+    """The busy host's retries wait for their Retry-After outside the fetch threads and without its slot:
+    the other host's pages are all fetched meanwhile (before, each fetch thread slept 2 s holding the busy
+    host, and the other host waited for it), and the busy host's pages come after their wait."""
+    busy = Busy503(retry_after=2)
+    busy_paths = [f"/busy{i}" for i in range(4)]
+    calm_paths = [f"/calm{i}" for i in range(12)]
+    with Site({"/": list_page(busy_paths), **{p: busy for p in busy_paths}}) as busy_site, \
+            Site({"/": list_page(calm_paths), **{p: article_page(f"Yên {p}") for p in calm_paths}}) as calm_site:
+        data = make_profile(busy_site.url + "/", concurrency=2).to_dict()
+        data["start_urls"] = [busy_site.url + "/", calm_site.url + "/"]
+        sink = MemorySink()
+        summary = Crawler(Profile.from_dict(data), sink, state_dir=tmp_path,
+                          options=CrawlOptions(limits=FetchLimits(retries=2))).run()
+    assert summary["status"] == "finished" and len(sink.articles) == 16
+    retried_at = [calls[1] for calls in busy.calls.values()]
+    assert all(calls[1] - calls[0] >= 2.0 - 0.01 for calls in busy.calls.values())  # Retry-After honoured
+    calm_done = max(calm_site.times(lambda p: p.startswith("/calm")))
+    assert calm_done < min(retried_at), "the calm host waited for the busy one"
+    assert calm_done - min(c[0] for c in busy.calls.values()) < 1.0

@@ -41,7 +41,7 @@ def test_a_parse_bound_crawl_wakes_a_fetch_thread_for_several_pages(tmp_path, mo
         monkeypatch.setattr(PageParser, "article_page", slow_parse)
         crawler = Crawler(make_profile(site.url + "/", concurrency=concurrency), MemorySink(), state_dir=tmp_path,
                           options=CrawlOptions(fetch_images=False))
-        crawler._cond = cond = _CountingCondition()
+        crawler.control.cond = cond = _CountingCondition()
         summary = crawler.run()
     assert summary["status"] == "finished" and summary["articles"] == articles
     assert most_open[0] <= 2 * concurrency - 1
@@ -62,9 +62,10 @@ class _WaitLog(threading.Condition):
     def wait(self, timeout=None):
         woken = super().wait(timeout)
         c = self.crawler
-        if not woken and self.watching.is_set() and threading.current_thread() in c._threads:
-            queued, free = len(c.scheduler), c._max_open - c._open
-            if queued and free > 0 and not c._paused and c._fetched.qsize() == 0:
+        w = c.workers
+        if not woken and self.watching.is_set() and threading.current_thread() in w.threads:
+            queued, free = len(c.scheduler), w.max_open - w.open
+            if queued and free > 0 and not c.control.paused and w.parser_backlog() == 0:
                 self.missed.append((queued, free))
         return woken
 
@@ -96,7 +97,7 @@ def test_a_waiting_fetch_thread_is_woken_for_new_links_while_the_others_wait_for
     with Site(routes) as site:
         crawler = Crawler(make_profile(site.url + "/", concurrency=8), MemorySink(), state_dir=tmp_path,
                           options=CrawlOptions(fetch_images=False))
-        crawler._cond, cond.crawler = cond, crawler
+        crawler.control.cond, cond.crawler = cond, crawler
         summary = crawler.run()
     assert summary["status"] == "finished" and summary["articles"] == len(held) + len(more)
     assert cond.missed == [], cond.missed  # [(requests queued, slots free)] when a wait ran out
@@ -129,7 +130,7 @@ def test_the_start_page_queued_after_the_sitemaps_wakes_a_waiting_fetch_thread(t
                                        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>')
         profile = make_profile(site.url + "/", concurrency=8).with_(discovery=("sitemap", "links"))
         crawler = Crawler(profile, MemorySink(), state_dir=tmp_path, options=CrawlOptions(fetch_images=False))
-        crawler._cond, cond.crawler = cond, crawler
+        crawler.control.cond, cond.crawler = cond, crawler
         summary = crawler.run()
     assert summary["status"] == "finished" and summary["articles"] == len(held) + len(more)
     assert cond.missed == [], cond.missed  # [(requests queued, slots free)] when a wait ran out

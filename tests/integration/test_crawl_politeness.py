@@ -40,14 +40,14 @@ def sent(monkeypatch) -> list[tuple[float, str]]:
     stamps: list[tuple[float, str]] = []
     real = Fetcher._exchange
 
-    def _exchange(self, url, accept, sent=None):
+    def _exchange(self, url, accept, sent=None, *more):
         path = urlsplit(url).path or "/"
 
         def written():
             stamps.append((time.monotonic(), path))
             if sent is not None:
                 sent()
-        return real(self, url, accept, written)
+        return real(self, url, accept, written, *more)
 
     monkeypatch.setattr(Fetcher, "_exchange", _exchange)
     return stamps

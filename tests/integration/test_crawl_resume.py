@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from xnews_gui.store import Store
-from xnews_gui.store.models import Article
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -74,7 +73,8 @@ def test_kill_9_then_resume(tmp_path, demo_profile):
     second = [line.split()[1] for line in lines if line.startswith("article")]
     assert lines[-1].startswith("done finished")
 
-    with Store.open(data):
+    with Store.open(data) as stored:
+        Article = stored.models.Article
         urls = [a.url for a in Article.select(Article.url)]
     assert len(urls) == len(set(urls)) == 72  # none lost, none twice
     assert set(first).isdisjoint(second)  # stored before the kill: not stored again

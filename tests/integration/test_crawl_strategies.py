@@ -6,7 +6,8 @@ import pytest
 from .crawl_helpers import Site, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
-from xnews_gui.crawl.frontier import ByImportance, ByPageRank, Request
+from xnews_gui.crawl.frontier import ByImportance, ByPageRank
+from xnews_gui.crawl.request import Request
 
 GRAPH = {"A": "BCD", "B": "EF", "C": "FG", "D": "G", "E": "H", "F": "H", "G": "H", "H": ""}
 WORDS = {"C": "bóng đá bóng đá", "G": "bóng đá"}  # topic text on some pages

@@ -77,12 +77,11 @@ def test_a_reused_pid_does_not_keep_a_dead_run_running(tmp_path):
     """The killed crawl's pid now belongs to another live process, started after the run began."""
     from datetime import datetime
 
-    from xnews_gui.store.models import CrawlRun
-
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
         with Store.open(tmp_path) as store:
             old = store.start_run("demo")
+            CrawlRun = store.models.CrawlRun
             with store.write_lock:
                 CrawlRun.update(pid=other.pid, started=datetime(2026, 1, 1)).where(CrawlRun.id == old).execute()
             mine = store.start_run("demo")  # this process, started before its run: alive

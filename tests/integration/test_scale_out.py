@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sys
 import subprocess
+import threading
 import time
 
 import pytest
@@ -75,7 +77,24 @@ def newsim():
 
 
 @pytest.fixture(scope="module")
-def setup(site, delayed_site, newsim, tmp_path_factory):
+def newsim400():
+    """The simulator with 400 articles and its feeds announced: sitemaps, feeds and links all reach them."""
+    script = SHARED / "bench" / "newsim.py"
+    if not script.is_file():
+        yield None
+        return
+    proc = subprocess.Popen([sys.executable, str(script), "--port", "0", "--articles", "400", "--latency-ms", "10",
+                             "--extra-kb", "4", "--feeds", "--duration", "900"], stdout=subprocess.PIPE, text=True)
+    yield proc.stdout.readline().split()[1]
+    proc.terminate()
+    proc.wait(10)
+
+
+SIM_WAYS = {"newsim-links": ["links"], "newsim-sitemap": ["sitemap"], "newsim-feeds": ["feeds"]}
+
+
+@pytest.fixture(scope="module")
+def setup(site, delayed_site, newsim, newsim400, tmp_path_factory):
     """One exported project (profiles 'demo', 'demo-polite', 'demo-sitemap', 'demo-feeds', 'demo-robots'
     and, with the simulator, 'newsim'), one venv without PySide6 with the project's requirements
     installed, and the desktop crawls' articles."""
@@ -92,9 +111,16 @@ def setup(site, delayed_site, newsim, tmp_path_factory):
     robots = copy_profile(PROFILES / "demo.json", folder / "demo-robots.json", name="demo-robots",
                           start_urls=[delayed_site[0].url], crawl={"delay_s": 0, "concurrency": 4, "max_pages": 10})
     profiles = [fast, polite, by_sitemap, by_feeds, robots]
+    sim_profile = REPO / "benchmarks" / "newsim_profile.json"
+    if newsim400:  # one profile per way of finding the articles (no list links without "links")
+        sim_articles = {"articles": json.loads(sim_profile.read_text(encoding="utf-8"))["links"]["articles"]}
+        for name, ways in SIM_WAYS.items():
+            profiles.insert(0, copy_profile(sim_profile, folder / f"{name}.json", name=name, start_urls=[newsim400],
+                                            discovery=ways, crawl={"concurrency": 4},
+                                            **({} if ways == ["links"] else {"links": sim_articles})))
     if newsim:
-        profiles.append(copy_profile(REPO / "benchmarks" / "newsim_profile.json", folder / "newsim.json",
-                                     start_urls=[newsim], crawl={"concurrency": 2}))
+        profiles.append(copy_profile(sim_profile, folder / "newsim.json", start_urls=[newsim],
+                                     crawl={"concurrency": 2}))
     (folder / "data").mkdir()
     project = export_project(folder, profiles, folder / "data")
     python = venv_without_qt(folder / "venv")
@@ -199,31 +225,101 @@ def test_two_workers_on_the_simulator(setup, redis_server, tmp_path):
     same_articles(first + second, setup["newsim"])
 
 
-def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
+@pytest.mark.parametrize("profile", list(SIM_WAYS))
+def test_two_workers_find_every_article_by_links_sitemaps_or_feeds(setup, redis_server, tmp_path, cli, profile):
+    """2 workers sharing Redis on the 400-article simulator: every article once over both, by link
+    rules, by sitemaps only and by feeds only (a sitemap or feed request went through Redis and came
+    back as a list page before, and the start page lost its flags: 0 of 400), then all 400 stored."""
+    if not (setup["folder"] / f"{profile}.json").is_file():
+        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
+    run_cluster(setup, profile, redis_server.url, outs)
+    first, second = ({i["url"] for i in read_items(o)} for o in outs)
+    assert not first & second, "an article was crawled by both workers"
+    assert len(first | second) == 400 and first and second
+    # the frontier said no to what was queued before (here or by the other worker): request_dropped fired
+    logs = [o.with_suffix(".log").read_text(encoding="utf-8", errors="replace") for o in outs]
+    assert sum(int(n) for log in logs for n in re.findall(r"'xnews/dropped': (\d+)", log)) > 0
+    code, out, err = cli("import-items", *map(str, outs))
+    assert code == 0, err
+    assert "imported 400 new article(s), 0 already stored, 0 line(s) skipped" in out
+
+
+def test_the_desktop_follows_a_cluster_crawl_live(setup, redis_server, tmp_path):
+    """While 2 workers crawl the 400-article simulator, a follower drains their items from Redis into a
+    real store as they come (the dashboard's card and chart get the same events as a desktop crawl)."""
+    if not (setup["folder"] / "newsim-links.json").is_file():
+        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    from xnews_gui.services.cluster import ClusterFollower
+    from xnews_gui.store import Store
+
+    events = []
+    with Store.open(tmp_path / "data") as store:
+        follower = ClusterFollower("newsim-links", redis_server.url, store,
+                                   lambda ev: events.append((time.monotonic(), ev.kind, ev.data)), stats_interval=0.2)
+        result = []
+        thread = threading.Thread(target=lambda: result.append(follower.run()))
+        thread.start()
+        try:
+            outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
+            run_cluster(setup, "newsim-links", redis_server.url, outs)
+            workers_done = time.monotonic()
+            thread.join(60)
+        finally:
+            follower.stop()
+            thread.join(10)
+        stored = {a.url for a in store.list_articles(limit=1000)}
+    exported = {i["url"] for o in outs for i in read_items(o)}
+    summary = result[0]
+    assert summary["status"] == "finished" and summary["articles"] == 400 and summary["errors"] == 0
+    assert stored == exported and len(stored) == 400
+    articles = [t for t, kind, _ in events if kind == "article"]
+    assert len(articles) == 400 and articles[0] < workers_done - 1.0, "the items came only at the end"
+    pages = [d["pages"] for _, kind, d in events if kind == "stats"]
+    assert pages == sorted(pages) and pages[-1] >= 400 and any(0 < p < 400 for p in pages)
+    assert redis_server.client.llen("xnews:newsim-links:items") == 0
+
+
+def kill_one_of_two_workers(setup, redis_server, tmp_path, profile: str) -> list[dict]:
+    """Two workers; one killed with -9 in the middle of its work (items written, requests held), a third
+    started in its place; every item of the three."""
     url = redis_server.url
     timeout = "XNEWS_WORKER_TIMEOUT=2"
     victim_out, other_out, again_out = tmp_path / "victim.jsonl", tmp_path / "other.jsonl", tmp_path / "again.jsonl"
-    victim = start_worker(setup["python"], setup["project"], "demo-polite", victim_out, f"XNEWS_REDIS_URL={url}", timeout)
-    other = start_worker(setup["python"], setup["project"], "demo-polite", other_out, f"XNEWS_REDIS_URL={url}", timeout)
+    victim = start_worker(setup["python"], setup["project"], profile, victim_out, f"XNEWS_REDIS_URL={url}", timeout)
+    other = start_worker(setup["python"], setup["project"], profile, other_out, f"XNEWS_REDIS_URL={url}", timeout)
     client = redis_server.client
     deadline = time.monotonic() + 90
     while True:  # kill it in the middle of its work: items written and requests held
         assert time.monotonic() < deadline and victim.poll() is None, "the first worker never got going"
-        ids = [w.decode() for w in client.zrange("xnews:demo-polite:workers", 0, -1) if f":{victim.pid}:".encode() in w]
-        held = f"xnews:demo-polite:inflight:{ids[0]}" if ids else None
+        ids = [w.decode() for w in client.zrange(f"xnews:{profile}:workers", 0, -1) if f":{victim.pid}:".encode() in w]
+        held = f"xnews:{profile}:inflight:{ids[0]}" if ids else None
         if held and len(read_items(victim_out)) >= 5 and client.hlen(held):
             os.kill(victim.pid, signal.SIGKILL)
             break
         time.sleep(0.02)
     victim.wait()
     assert client.hlen(held) > 0, "the killed worker held no request: the test proves nothing"
-    again = start_worker(setup["python"], setup["project"], "demo-polite", again_out, f"XNEWS_REDIS_URL={url}", timeout)
+    again = start_worker(setup["python"], setup["project"], profile, again_out, f"XNEWS_REDIS_URL={url}", timeout)
     wait_all([other, again])
     assert (other.returncode, again.returncode) == (0, 0)
-    items = read_items(victim_out) + read_items(other_out) + read_items(again_out)
+    assert redis_server.client.zcard(f"xnews:{profile}:queue") == 0
+    return read_items(victim_out) + read_items(other_out) + read_items(again_out)
+
+
+def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
+    items = kill_one_of_two_workers(setup, redis_server, tmp_path, "demo-polite")
     by_url = {i["url"]: i for i in items}  # a page being written when killed may come twice: the store dedups
     same_articles(list(by_url.values()), setup["desktop"])
-    assert redis_server.client.zcard("xnews:demo-polite:queue") == 0
+
+
+def test_a_killed_worker_of_a_sitemap_crawl_loses_nothing(setup, redis_server, tmp_path):
+    """The same on the 400-article simulator found through sitemaps only: the killed worker's sitemap
+    and article requests go back to the queue as they were (kinds and all) and every article comes."""
+    if not (setup["folder"] / "newsim-sitemap.json").is_file():
+        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    items = kill_one_of_two_workers(setup, redis_server, tmp_path, "newsim-sitemap")
+    assert len({i["url"] for i in items}) == 400
 
 
 @pytest.mark.parametrize("profile, source", [("demo-sitemap", "/sitemap"), ("demo-feeds", "/rss.xml")])

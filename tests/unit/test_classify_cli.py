@@ -83,10 +83,8 @@ def test_classify_bad_model_is_one_clear_line(tmp_path, capsys):
     assert err.startswith("error: ") and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def _store(label_fields, text, url):
-    from xnews_gui.store.models import Article
-
-    return Article.create(profile="demo", url=url, title=text[:40], body_text=text, content_hash=url,
+def _store(store, label_fields, text, url):
+    return store.models.Article.create(profile="demo", url=url, title=text[:40], body_text=text, content_hash=url,
                           **label_fields)
 
 
@@ -95,14 +93,14 @@ def test_classify_article_and_train_from_db(model_file, sample, tmp_path, capsys
     assert main(["--data-dir", str(data), "articles", "list"]) in (0, 1)  # creates the database
     from xnews_gui.store import Store
 
-    with Store.open(data):
+    with Store.open(data) as store:
         ids = []
         for i, path in enumerate(sorted((sample / "Train_Full" / "The thao").glob("*.txt"))[:6]):
-            ids.append(_store({"section_label": "The thao"}, path.read_text(encoding="utf-16"), f"http://x/t{i}").id)
+            ids.append(_store(store, {"section_label": "The thao"}, path.read_text(encoding="utf-16"), f"http://x/t{i}").id)
         for i, path in enumerate(sorted((sample / "Train_Full" / "Kinh doanh").glob("*.txt"))[:6]):
-            _store({"section_label": "The thao", "user_label": "Kinh doanh"}, path.read_text(encoding="utf-16"),
+            _store(store, {"section_label": "The thao", "user_label": "Kinh doanh"}, path.read_text(encoding="utf-16"),
                    f"http://x/k{i}")
-        _store({}, "không nhãn", "http://x/none")
+        _store(store, {}, "không nhãn", "http://x/none")
     capsys.readouterr()
     assert main(["--data-dir", str(data), "classify", str(model_file), "--article", str(ids[0]), "--save"]) == 0
     line = capsys.readouterr().out.strip()

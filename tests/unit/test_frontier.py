@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from xnews_gui.crawl.frontier import (BestFirst, BreadthFirst, ByImportance, ByPageRank, DepthFirst, RandomOrder,
-                                      Request, make_scheduler)
+                                      make_scheduler)
+from xnews_gui.crawl.request import Request
 from xnews_gui.crawl.pagerank import pagerank
 from xnews_gui.crawl.relevance import KeywordRelevance, fold, importance
 
@@ -20,7 +21,7 @@ def crawl_order(scheduler, graph=GRAPH, start="A", score=lambda parent: 0.0):
     while (req := scheduler.pop()) is not None:
         order.append(req.url)
         for child in graph[req.url]:
-            scheduler.push(Request(child, depth=req.depth + 1, parent=req.url, score=score(req.url)))
+            scheduler.push(Request(child, depth=req.depth + 1, referrer=req.url, priority=score(req.url)))
         scheduler.page_done(req.url)
     return order
 
@@ -63,10 +64,10 @@ def test_importance_prefers_in_links_and_relevant_anchors():
     s.push(Request("http://x/", depth=0))
     assert s.pop().url == "http://x/"
     for i in range(3):  # P is linked from three pages, Q from one
-        s.push(Request("http://x/p", depth=1, parent=f"http://x/{i}"))
-    s.push(Request("http://x/q", depth=1, parent="http://x/0"))
-    s.push(Request("http://x/r", depth=1, parent="http://x/0", anchor="Tin Bóng Đá hôm nay"))
-    s.push(Request("http://x/deep", depth=5, parent="http://x/0"))
+        s.push(Request("http://x/p", depth=1, referrer=f"http://x/{i}"))
+    s.push(Request("http://x/q", depth=1, referrer="http://x/0"))
+    s.push(Request("http://x/r", depth=1, referrer="http://x/0", anchor="Tin Bóng Đá hôm nay"))
+    s.push(Request("http://x/deep", depth=5, referrer="http://x/0"))
     assert [s.pop().url for _ in range(4)] == ["http://x/r", "http://x/p", "http://x/q", "http://x/deep"]
 
 

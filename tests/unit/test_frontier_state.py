@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from xnews_gui.crawl.frontier import BreadthFirst, Request
+from xnews_gui.crawl.frontier import BreadthFirst
+from xnews_gui.crawl.request import Request
 from xnews_gui.crawl.revisit import change_rate, next_interval
 from xnews_gui.crawl.state import DUPLICATE, KNOWN, NEW, CrawlState
 
@@ -126,7 +127,7 @@ def _order(scheduler, graph, score=lambda url: 0.0, state=None) -> list[str]:
     while (req := scheduler.pop()) is not None:
         order.append(req.url)
         for child in graph[req.url]:
-            scheduler.push(Request(child, "list", req.depth + 1, req.url, score=score(req.url)))
+            scheduler.push(Request(child, "list", req.depth + 1, req.url, priority=score(req.url)))
         if state is not None:
             state.done(req.url)  # as the engine does, before page_done
         scheduler.page_done(req.url)

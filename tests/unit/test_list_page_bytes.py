@@ -10,18 +10,9 @@ import pytest
 from tests import extract_corpus as corpus
 from xnews_gui.core.encoding import decode_html_utf8
 from xnews_gui.core.profile import Profile
-from xnews_gui.crawl.frontier import Request
 from xnews_gui.crawl.options import CrawlOptions
 from xnews_gui.crawl.parse import PageParser
-from xnews_gui.crawl.sink import MemorySink
-
-
-class _State:
-    def __init__(self):
-        self.visits = []
-
-    def list_visit(self, *args):
-        self.visits.append(args)
+from xnews_gui.crawl.request import Request
 
 
 class _NoModel:
@@ -61,9 +52,9 @@ def test_a_list_page_parsed_from_its_bytes_gives_the_same_links():
             if utf8 is None:
                 continue
             req = Request(url, "list", 1)
-            from_text = _parser(profile, strategy).list_page(req, text, url, _State(), MemorySink())
-            from_bytes = _parser(profile, strategy).list_page(req, text, url, _State(), MemorySink(), utf8)
+            from_text = _parser(profile, strategy).list_page(req, text, url)
+            from_bytes = _parser(profile, strategy).list_page(req, text, url, utf8)
             assert from_bytes == from_text, url
             compared += 1
-            links += len(from_text[0]) + len(from_text[1])
+            links += len(from_text.articles) + len(from_text.lists)
     assert compared > 40 and links > 1000

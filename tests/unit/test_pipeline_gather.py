@@ -10,7 +10,7 @@ import pytest
 
 from xnews_gui.core import text
 from xnews_gui.crawl import pipeline
-from xnews_gui.crawl.frontier import Request
+from xnews_gui.crawl.request import Request
 from xnews_gui.crawl.pipeline import BATCH, ItemPipeline, ModelSource, PageItem
 
 

@@ -1,5 +1,6 @@
 """The SQLite store: WAL, schema version, uniqueness, FTS5 search, crash safety."""
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -11,7 +12,6 @@ import pytest
 from xnews_gui.core.extract import Article
 from xnews_gui.store import Store
 from xnews_gui.store.db import SCHEMA_VERSION, StoreError
-from xnews_gui.store.models import Article as ArticleRow
 
 
 def art(url, title="Bóng đá Việt Nam thắng lớn", body="Đội tuyển giành chiến thắng 3-0 trên sân nhà."):
@@ -36,7 +36,7 @@ def test_articles_are_unique_by_canonical_url_and_content(store):
     assert (dup, created) == (first, False)
     other, created = store.store_article(art("http://example.com/c.htm", body="Khác hẳn."), "p")
     assert created and other != first
-    assert ArticleRow.select().count() == 2
+    assert store.models.Article.select().count() == 2
     assert store.is_known("http://EXAMPLE.com/a/b.htm")
 
 
@@ -70,6 +70,7 @@ def test_full_text_search_with_and_without_diacritics(store):
 
 def test_fts_follows_updates_and_deletes(store):
     aid, _ = store.store_article(art("http://e.com/1.htm"), "p")
+    ArticleRow = store.models.Article
     ArticleRow.update(title="Tiêu đề mới hoàn toàn").where(ArticleRow.id == aid).execute()
     assert store.search("hoàn toàn")[0].id == aid
     assert store.search("lớn") == []
@@ -101,8 +102,8 @@ def test_kill_mid_write_loses_no_committed_article_and_leaves_no_partial_row(dat
         import os
         from xnews_gui.core.extract import Article
         from xnews_gui.store import Store
-        from xnews_gui.store.models import Article as Row
         store = Store.open({str(data_dir)!r}, path={str(path)!r})
+        Row = store.models.Article
         for i in range(50):
             store.store_article(Article(url=f"http://e.com/{{i}}.htm", title=f"t{{i}}", body_text=f"b{{i}}"), "p")
         with store.writing():
@@ -129,11 +130,9 @@ def test_migration_from_version_1_keeps_articles_searchable(data_dir):
     from peewee import SqliteDatabase
 
     from xnews_gui.store.db import MIGRATIONS
-    from xnews_gui.store.models import ALL_MODELS
 
     path = data_dir / "old.sqlite3"
     old = SqliteDatabase(str(path))
-    old.bind(ALL_MODELS)
     with old.atomic():
         MIGRATIONS[0](old)
         old.execute_sql("ALTER TABLE crawl_run DROP COLUMN pid")  # version 1 had no pid
@@ -148,3 +147,34 @@ def test_migration_from_version_1_keeps_articles_searchable(data_dir):
         # a run of version 1 has no process: left 'running', it was interrupted
         assert store.mark_interrupted_runs() == 1
         assert [r.status for r in store.recent_runs()] == ["interrupted"]
+
+
+def test_two_stores_in_one_process_each_write_to_their_own_file(tmp_path):
+    """Each store binds its own models: a profile, a run, an article and a page saved through the first
+    store opened go to its file (before, the models followed whichever store was opened last)."""
+    from xnews_gui.core.profile import Profile
+
+    from ..conftest import PROFILES
+
+    data = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    profile = Profile.from_dict(dict(data, name="chi-mot"))
+    first, second = Store.open(tmp_path / "one"), Store.open(tmp_path / "two")
+    try:
+        first.save_profile(profile)
+        run = first.start_run("chi-mot")
+        first.store_article(art("http://a.test/1.htm"), "chi-mot")
+        first.record_page("http://a.test/", 200, kind="list")
+        second.store_article(art("http://b.test/1.htm", body="Một bài khác hẳn."), "hai")
+        assert first.profile_names() == ["chi-mot"] and second.profile_names() == []
+        assert [r.id for r in first.recent_runs()] == [run] and second.recent_runs() == []
+        assert [a.url for a in first.list_articles()] == ["http://a.test/1.htm"]
+        assert [a.url for a in second.list_articles()] == ["http://b.test/1.htm"]
+        assert first.is_known("http://a.test/1.htm") and not second.is_known("http://a.test/1.htm")
+    finally:
+        first.close()
+        second.close()
+    with sqlite3.connect(tmp_path / "one" / "xnews.sqlite3") as db:
+        assert db.execute("SELECT name FROM profile_record").fetchall() == [("chi-mot",)]
+        assert db.execute("SELECT url FROM article").fetchall() == [("http://a.test/1.htm",)]
+    with sqlite3.connect(tmp_path / "two" / "xnews.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM profile_record").fetchone() == (0,)

@@ -20,6 +20,12 @@ def register(subparsers) -> None:
     p.add_argument("--profile", help="profile name for lines that carry none")
     p.set_defaults(func=cmd_import_items, needs_db=True)
 
+    p = subparsers.add_parser("follow-cluster", help="store a cluster crawl's items as the workers send them "
+                              "(Scrapy workers sharing a Redis frontier)")
+    p.add_argument("--redis", required=True, metavar="URL", help="the workers' XNEWS_REDIS_URL")
+    p.add_argument("--profile", required=True, metavar="NAME", help="the profile the workers crawl")
+    p.set_defaults(func=cmd_follow_cluster, needs_db=True)
+
 
 def cmd_scrapy_project(args) -> int:
     from ..paths import topic_model_path
@@ -43,7 +49,7 @@ def cmd_scrapy_project(args) -> int:
 
 
 def cmd_import_items(args) -> int:
-    from ..scale.importer import ImportError_, import_files
+    from ..store.importer import ImportError_, import_files
     from .common import CliError
 
     try:
@@ -57,3 +63,33 @@ def cmd_import_items(args) -> int:
     print(f"imported {report.created} new article(s), {report.duplicates} already stored, "
           f"{len(report.problems)} line(s) skipped")
     return 1 if report.problems else 0
+
+
+def cmd_follow_cluster(args) -> int:
+    """Until the cluster's crawl is over (or Ctrl-C): items stored as they come, a progress line a second."""
+    from ..core.profile import is_profile_name
+    from ..services.cluster import ClusterFollower
+    from .common import CliError
+
+    if not is_profile_name(args.profile):
+        raise CliError(f"{args.profile!r} is not a profile name")
+
+    def show(event) -> None:
+        if event.kind == "stats":
+            s = event.data
+            print(f"  {s['pages']} pages, {s['articles']} new articles, {s['queue']} queued, "
+                  f"{s['workers']} worker(s)", file=sys.stderr)
+
+    follower = ClusterFollower(args.profile, args.redis, args.store, show, stats_interval=1.0)
+    try:
+        summary = follower.run()
+    except KeyboardInterrupt:
+        follower.stop()
+        summary = dict(follower.stats, status="stopped")
+    except Exception as exc:  # Redis unreachable, a bad URL: one line
+        raise CliError(f"cannot follow the cluster at {args.redis}: {exc}") from None
+    for problem in follower.report.problems[:20]:
+        print(f"  skipped {problem}", file=sys.stderr)
+    print(f"{summary['status']}: {summary['articles']} new article(s), {summary['duplicates']} already stored, "
+          f"{summary['errors']} item(s) not stored, {summary['pages']} pages crawled by the cluster")
+    return 1 if follower.report.problems or summary["status"] != "finished" else 0

@@ -30,6 +30,11 @@ READS_SCHEMAS = (1, 2)  # version 1 (one rule per field) is migrated on read
 FIELDS = ("title", "summary", "image", "body", "author", "date")
 DISCOVERY = ("sitemap", "feeds", "links")  # where article URLs come from (a profile lists them in order)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def is_profile_name(name) -> bool:
+    """1-64 letters, digits, '.', '_' or '-', starting with a letter or digit (a file name anywhere)."""
+    return isinstance(name, str) and bool(_NAME.match(name))
 MAX_PROFILE_CHARS = 1_000_000
 
 

@@ -1,59 +1,83 @@
-"""Run control of a crawl, from any thread: pause, resume, stop.
+"""Run control of a crawl: what its stages share to run, pause and stop.
 
-A pause takes effect within about a second even when a request hangs: the requests
-still in flight ``PAUSE_GRACE_S`` after the pause are cut and go back to the frontier
-(fetched again on resume). Mixed into ``engine.Crawler``, whose run loop calls
-``_cut_paused_requests`` and whose workers wait on ``_cond`` while ``_paused``.
+One lock (``cond``, with its condition) that the fetch threads, the parse thread, the
+queuer and the engine take for the crawl's shared counts; the ``stop_event`` every wait
+watches; the pause; how the run ended (``status``). ``pause()``, ``resume()`` and ``stop()``
+work from any thread. A pause takes effect within about a second even when a request hangs:
+the requests still in flight ``PAUSE_GRACE_S`` after the pause are cut (``interrupt``) and go
+back to the frontier (fetched again on resume); the engine's run loop calls ``cut_paused_requests``.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from typing import Callable
 
 PAUSE_GRACE_S = 0.5  # after a pause, requests still waiting this long are cut (and fetched again on resume)
 
 
 class RunControl:
-    """Needs ``_cond``, ``_stop``, ``_paused``, ``_paused_at``, ``_pause_cut``, ``_halted``, ``_status``,
-    ``downloader`` and ``_emit`` from the class it is mixed into."""
-
-    def pause(self) -> None:
-        with self._cond:
-            if not self._paused:
-                self._paused_at = time.monotonic()
-                self._pause_cut = False
-            self._paused = True
-        self._emit("log", {"message": "paused"})
-
-    def resume(self) -> None:
-        with self._cond:
-            self._paused = False
-            self._cond.notify_all()
-        self._emit("log", {"message": "resumed"})
-
-    def stop(self) -> None:
-        self._halt("stopped")
+    def __init__(self, on_log: Callable[[str], None] = lambda message: None):
+        self.cond = threading.Condition()
+        self.stop_event = threading.Event()
+        self.paused = False
+        self.status = "finished"  # how the run ended: finished | stopped | limit
+        self.halted = False  # a stop or a limit was reached (the status says which came first)
+        self.interrupt: Callable[[], None] = lambda: None  # cuts the requests in flight (the downloader's)
+        self.on_log = on_log
+        self._paused_at = 0.0
+        self._pause_cut = False
 
     @property
-    def paused(self) -> bool:
-        return self._paused
+    def stopped(self) -> bool:
+        return self.stop_event.is_set()
 
-    def _halt(self, status: str) -> None:
-        with self._cond:
-            if not self._halted:
-                self._halted = True
-                self._status = status
-            self._stop.set()
-            self._cond.notify_all()
-        if self.downloader is not None:
-            self.downloader.interrupt()  # requests waiting to connect or for an answer fail now
+    def pause(self) -> None:
+        with self.cond:
+            if not self.paused:
+                self._paused_at = time.monotonic()
+                self._pause_cut = False
+            self.paused = True
+        self.on_log("paused")
 
-    def _cut_paused_requests(self, now: float) -> None:
+    def resume(self) -> None:
+        with self.cond:
+            self.paused = False
+            self.cond.notify_all()
+        self.on_log("resumed")
+
+    def stop(self) -> None:
+        self.halt("stopped")
+
+    def halt(self, status: str) -> None:
+        """End the run (the first reason given is its status) and cut the requests in flight."""
+        with self.cond:
+            if not self.halted:
+                self.halted = True
+                self.status = status
+            self.stop_event.set()
+            self.cond.notify_all()
+        self.interrupt()  # requests waiting to connect or for an answer fail now
+
+    def reached_limit(self) -> None:
+        """Under ``cond``: a page limit is reached (no stop: the pages in flight are finished)."""
+        if not self.halted:
+            self.halted, self.status = True, "limit"
+
+    def wait_unpaused(self) -> bool:
+        """Until resumed or stopped; False when stopped."""
+        with self.cond:
+            while self.paused and not self.stop_event.is_set():
+                self.cond.wait(0.25)
+            return not self.stop_event.is_set()
+
+    def cut_paused_requests(self, now: float) -> None:
         """A pause takes effect within about a second even when a request hangs: the ones still
         in flight after the grace time are cut and go back to the frontier."""
-        with self._cond:
-            due = self._paused and not self._pause_cut and now - self._paused_at >= PAUSE_GRACE_S
+        with self.cond:
+            due = self.paused and not self._pause_cut and now - self._paused_at >= PAUSE_GRACE_S
             if due:
                 self._pause_cut = True
         if due:
-            self.downloader.interrupt()
+            self.interrupt()

@@ -34,8 +34,10 @@ class Downloader:
         self._scope: dict[tuple[str, str], bool] = {}
         self._delay_netlocs: set[str] = set()
 
-    def page(self, url: str) -> FetchResult:
-        return self.fetcher.fetch(url, accept="html", gate=self.gate, check=self.check)
+    def page(self, url: str, tried: int = 0) -> FetchResult:
+        """The page, or FetchError("retry") when the site asks to wait: the host's slot and the thread are
+        free meanwhile (the crawl reschedules the request for its not-before time)."""
+        return self.fetcher.fetch(url, accept="html", gate=self.gate, check=self.check, tried=tried, later=True)
 
     def image(self, url: str) -> FetchResult:
         return self.fetcher.fetch(url, accept="image", gate=self.gate, check=self.robots_check)

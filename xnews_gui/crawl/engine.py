@@ -4,15 +4,18 @@
                       classifier=model, on_event=print)
     summary = crawler.run()          # blocking; pause()/resume()/stop() from any thread
 
-The stages, as in Scrapy: the scheduler (``frontier``: push returns False for a URL
-already seen, pop gives the next request) -> the downloader (``downloader``: politeness,
-robots, scope on every hop; in ``concurrency`` fetch threads) -> parsing (``parse``, in
-one thread, see ``workers``: a list page's links go back to the scheduler, an article
-page is extracted) -> the item pipeline (images, by the fetch threads, then ``pipeline``:
-the one batching stage, which classifies a batch at once and hands it to the sink in one
-call). ``classifier`` may be a model or a loader (a callable without
-``predict``): a loader runs in the background while the first pages are fetched.
-``on_event`` is called from crawler threads, never under a lock; "stats" events come
+The stages, as in Scrapy, each with one job and a small interface: the scheduler (``frontier``:
+``push`` answers whether it took the request, ``pop`` gives the next one, ``defer`` holds a retry
+until its not-before time; the ``Queuer`` is its claim and feeds it start pages, sitemaps, feeds and
+each list page's links) -> the downloader (``downloader``: politeness, robots, scope on every hop;
+a page or FetchError "retry" when the site asks to wait, so no thread waits holding the host) ->
+parsing (``parse``: a page into links or an article; ``workers``: ``concurrency`` fetch threads and
+one parse thread) -> the item pipeline (images, by the fetch threads, then ``pipeline``: the one
+batching stage, which classifies a batch at once and writes it through the sink's one method,
+``write_batch``). What they share to run, pause and stop is one ``RunControl`` (``control``), not
+each other's attributes; requests are ``request.Request`` throughout. ``classifier`` may be a model
+or a loader (a callable without ``predict``): a loader runs in the background while the first pages
+are fetched. ``on_event`` is called from crawler threads, never under a lock; "stats" events come
 about every ``stats_interval`` seconds.
 """
 
@@ -20,33 +23,33 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 from pathlib import Path
 from typing import Callable
 
 from ..core.encoding import FetchedHtml
 from ..core.profile import FIELDS, Profile
+from ..core.raw_pages import RawPack
 from .control import RunControl
 from .cookies import looks_like_login
 from .downloader import Downloader
 from .fetcher import FetchError, FetchResult
-from .frontier import DISK_ORDERS, Request, make_scheduler
+from .frontier import DISK_ORDERS, make_scheduler
 from .images import ImageFetcher
 from .options import DEFAULT_USER_AGENT, ROBOTS_AGENT, CrawlEvent, CrawlOptions  # noqa: F401 (public names)
 from .parse import PageParser
 from .pipeline import ItemPipeline, ModelSource, PageItem
 from .queueing import Queuer
-from .state import NEW, CrawlState
+from .request import Request
+from .state import CrawlState
 from .stats import CrawlStats, broken_fields
-from ..core.raw_pages import RawPack
 from .traps import TrapGuard
 from .workers import PARSING, Workers
 
 log = logging.getLogger(__name__)
 
 
-class Crawler(RunControl, Workers):
+class Crawler:
     def __init__(self, profile: Profile, sink, *, state_dir: Path, options: CrawlOptions | None = None,
                  classifier=None, on_event: Callable[[CrawlEvent], None] | None = None, renderer=None):
         self.profile = profile
@@ -63,32 +66,26 @@ class Crawler(RunControl, Workers):
         self.max_depth = depth or 0
         self.max_pages = opts.max_pages or settings.max_pages
         self.state_path = Path(state_dir) / f"{profile.name}.sqlite3"
-        self.raw_root = opts.raw_dir or getattr(sink, "raw_root", None)
-        self.image_root = opts.image_dir or getattr(sink, "image_root", None)
+        self.raw_root = opts.raw_dir or sink.raw_root
+        self.image_root = opts.image_dir or sink.image_root
         self.raw_pack = RawPack(self.raw_root) if opts.save_raw and self.raw_root else None
         self.traps = TrapGuard(max_pages_per_host=opts.max_pages_per_host, max_path_repeats=opts.max_path_repeats,
                                max_query_params=opts.max_query_params, max_query_variants=opts.max_query_variants,
                                max_list_pages_per_pattern=opts.max_list_pages_per_pattern,
                                max_url_length=opts.max_url_length)
 
-        self._cond = threading.Condition()
-        self._stop = threading.Event()
-        self._paused = False
-        self._paused_at = 0.0
-        self._pause_cut = False
+        # what the stages share: one lock, the stop, the pause, how the run ended (read again by run())
+        self.control = RunControl(on_log=lambda message: self._emit("log", {"message": message}))
         self.downloader: Downloader | None = None
-        self._halted = False
-        self._status = "finished"
+        self.workers: Workers | None = None
         self._dead_starts: list[str] = []  # why start pages gave the crawl nothing to follow
         self._article_slots = 0
         self._login_pages = 0
         self._login_example = ""  # the first page that asked for a login
-        self._claim_result = NEW
         self._ran = False
         self.stats_ = CrawlStats(fields=[f for f in FIELDS if f in profile.fields])
         self.scheduler = None
         self.state: CrawlState | None = None
-        self._init_threads()
 
     # --- views (any thread) ---------------------------------------------------------
     @property
@@ -97,25 +94,42 @@ class Crawler(RunControl, Workers):
 
     @property
     def stats(self) -> dict:
-        with self._cond:
+        with self.control.cond:
             queue = len(self.scheduler) if self.scheduler is not None else 0
-            busy = self._busy
-        return self.stats_.snapshot(queue=queue, busy=busy, paused=self._paused, strategy=self.strategy)
+            busy = self.workers.busy if self.workers is not None else 0
+        return self.stats_.snapshot(queue=queue, busy=busy, paused=self.control.paused, strategy=self.strategy)
+
+    @property
+    def paused(self) -> bool:
+        return self.control.paused
+
+    def pause(self) -> None:
+        self.control.pause()
+
+    def resume(self) -> None:
+        self.control.resume()
+
+    def stop(self) -> None:
+        self.control.stop()
 
     # --- the run ---------------------------------------------------------------
     def run(self) -> dict:
         if self._ran:
             raise RuntimeError("a Crawler runs once; make a new one for the next crawl")
         self._ran = True
-        opts = self.options
+        opts, control = self.options, self.control
+        self._cond = control.cond
         self.state = CrawlState(self.state_path)
         self.downloader = Downloader(opts, domains=self.profile.allowed_domains, concurrency=self.concurrency,
-                                     delay_s=self.delay_s, stop=self._stop, on_error=self._error,
+                                     delay_s=self.delay_s, stop=control.stop_event, on_error=self._error,
                                      on_log=lambda message: self._emit("log", {"message": message}))
+        control.interrupt = self.downloader.interrupt
         model = ModelSource(self.classifier, on_error=lambda message: self._emit("log", {"message": message}))
         self.parser = PageParser(self.profile, self.options, self.strategy, model, on_error=self._error,
                                  renderer=self.renderer, stats=self.stats_)
-        self.queuer = Queuer(self)
+        self.queuer = Queuer(control, profile=self.profile, options=opts, state=self.state, traps=self.traps,
+                             stats=self.stats_, sink=self.sink, downloader=self.downloader, max_depth=self.max_depth,
+                             emit=self._emit, on_error=self._error)
         self.pipeline = ItemPipeline(self.sink, model, on_stored=self._stored, on_error=self._error)
         self.images = (ImageFetcher(self.downloader, self.image_root, self.pipeline.image, self.stats_)
                        if opts.fetch_images and self.image_root else None)
@@ -123,37 +137,40 @@ class Crawler(RunControl, Workers):
         # scores change while URLs wait (importance, pagerank) keep it in memory
         on_disk = self.strategy in DISK_ORDERS
         resumed = self.state.begin(load=not on_disk)
-        self.scheduler = make_scheduler(self.strategy, self._claim, keywords=self.profile.crawl.topic_keywords,
+        self.scheduler = make_scheduler(self.strategy, self.queuer.claim, keywords=self.profile.crawl.topic_keywords,
                                         seed=opts.seed, store=self.state if on_disk else None)
+        self.workers = workers = Workers(control, self.scheduler, self.concurrency, self.max_pages, fetch=self._fetch,
+                                         handle=self._handle, hurry=self.pipeline.hurry, on_error=self._error)
+        self.queuer.attach(self.scheduler, workers)
         previous_fill = json.loads(self.state.get("fill_rate", "{}") or "{}")
         self.pipeline.start()
         try:
             self.queuer.seed(resumed)
-            self._start_threads()
+            workers.start()
             deadline = time.monotonic() + opts.max_seconds if opts.max_seconds else None
             next_stats = time.monotonic() + opts.stats_interval
-            while not self._all_done.wait(min(0.1, opts.stats_interval)):
+            while not workers.all_done.wait(min(0.1, opts.stats_interval)):
                 now = time.monotonic()
                 if now >= next_stats:
                     next_stats = now + opts.stats_interval
                     self.state.commit()
                     self._emit("stats", self.stats)
                 if deadline and now >= deadline:
-                    self._halt("limit")
-                self._cut_paused_requests(now)
-            self._join_threads()
-            self._stop.set()  # the page limit stops sitemap and feed reading once its pages are in
+                    control.halt("limit")
+                control.cut_paused_requests(now)
+            workers.join()
+            control.stop_event.set()  # the page limit stops sitemap and feed reading once its pages are in
             self.queuer.join()
-            self._wait_for_the_pipeline()
+            workers.wait_until_over()  # articles still in the pipeline end their pages once stored
         finally:
             self.pipeline.close()  # finishes what is queued (and flushes the sink), then ends
-            status = self._status
+            status = control.status
             if status == "finished" and self._dead_starts and not self.stats_.get("articles") \
                     and self.stats_.get("pages") <= len(self._dead_starts):
                 status = "refused"  # nothing but start pages that lead nowhere: say why, not "Finished"
             if status == "finished":
                 self.state.finish_pass()
-            self._stop.set()
+            control.stop_event.set()
             self.state.commit()
             self.downloader.close()
             if self.raw_pack is not None:
@@ -173,18 +190,6 @@ class Crawler(RunControl, Workers):
         self._emit("finished", summary)
         return summary
 
-    def _wait_for_the_pipeline(self) -> None:
-        """After a stop or a limit, articles may still be in the pipeline: their page rows are queued
-        once they are stored, so the pipeline is closed only after that (or the rows were lost)."""
-        with self._cond:
-            while self._busy > 0:  # each article in the pipeline ends its page (_stored)
-                self._cond.wait(0.25)
-
-    def _claim(self, req: Request, key: float = 0.0) -> bool:
-        # called by the scheduler under self._cond
-        self._claim_result = self.state.claim(req, key)
-        return self._claim_result == NEW
-
     # --- one page ----------------------------------------------------------------
     def _fetch(self, req: Request):
         """Fetch one page: PARSING when it went on to the parse thread, else whether it was handed over."""
@@ -194,19 +199,24 @@ class Crawler(RunControl, Workers):
             self.stats_.add(not_due=1)
             return False
         try:
-            result = self.downloader.page(req.url)
+            result = self.downloader.page(req.url, req.tries)
         except FetchError as exc:
             if exc.kind == "interrupted":  # cut by a pause: fetched again on resume
                 with self._cond:
-                    self._started_pages -= 1
+                    self.workers.unstart()
                     self.scheduler.restore(req)
+            elif exc.kind == "retry":  # the site asked to wait: the thread and the host's slot go on meanwhile
+                with self._cond:
+                    self.workers.unstart()
+                    self.scheduler.defer(req.retry(exc.retry_after or 0.0, time.time()))
+                self.stats_.add(retries=1)
             elif exc.kind != "stopped":  # a stopped fetch stays queued for the next start
                 self._failed(req, exc.kind, str(exc), exc.status)
             return False
         self.stats_.add(pages=1, bytes=len(result.body), **{f"{req.kind}_pages": 1})
         if self.profile.render is not None:  # rendering blocks: each fetch thread parses its own pages
             return self._handle(req, result)
-        self._fetched.put((req, result))
+        self.workers.to_parser(req, result)
         return PARSING
 
     def _handle(self, req: Request, result: FetchResult) -> bool:
@@ -215,14 +225,17 @@ class Crawler(RunControl, Workers):
         raw_path = self._save_raw(result.url, result.body)
         result.body = b""  # not needed any more: nothing queued holds a page body
         if req.kind == "list":
-            links = self.parser.list_page(req, page, result.url, self.state, self.sink)
+            links = self.parser.list_page(req, page, result.url)
             item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)
-            if links is None:  # a focused crawl's page under the relevance threshold
+            if links.fingerprint is not None:  # the list page's revisit interval follows its articles
+                crawl = self.profile.crawl
+                self.state.list_visit(req.url, links.fingerprint, crawl.revisit_min * 60, crawl.revisit_max_min * 60)
+            if not links.expand:  # a focused crawl's page under the relevance threshold
                 self.stats_.add(not_expanded=1)
             else:
-                if req.depth == 0 and not links[0] and not links[1]:
+                if req.depth == 0 and not links.articles and not links.lists:
                     self._dead_start(result.url, page.text)
-                self.queuer.push_links(req, *links)
+                self.queuer.push_links(req, links.articles, links.lists, links.score)
         else:
             article = self.parser.article_page(page, result.url)
             item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)
@@ -241,7 +254,7 @@ class Crawler(RunControl, Workers):
                     return False  # over the article limit: left queued
                 item.article, item.section = article, self.profile.topic_for_url(result.url)
                 if self.images is not None and (article.image or article.images):
-                    self._add_job(lambda: self._store_with_images(item))
+                    self.workers.add_job(lambda: self._store_with_images(item))
                 else:
                     self.pipeline.article(item)
                 return True
@@ -267,8 +280,8 @@ class Crawler(RunControl, Workers):
             return True
         with self._cond:
             if self._article_slots >= limit:
-                self._halted, self._status = True, "limit"
-                self._stop.set()
+                self.control.reached_limit()
+                self.control.stop_event.set()
                 self._cond.notify_all()
                 return False
             self._article_slots += 1
@@ -300,7 +313,7 @@ class Crawler(RunControl, Workers):
                                        "category": item.category, "confidence": item.confidence})
             self._page_finished(item)
         finally:
-            self._page_over()
+            self.workers.page_over()
 
     def _settled(self, url: str) -> None:
         with self._cond:

@@ -48,13 +48,16 @@ _PLAIN_URL = re.compile(r"(https?)://([A-Za-z0-9.-]+(?::[0-9]{1,5})?)(/[^\x00-\x
 class FetchError(Exception):
     """A failed fetch; ``kind`` is one of: timeout, too_slow, connection, http_4xx, http_5xx,
     redirects, too_large, decompression_bomb, content_type, bad_url, robots, scope, stopped,
-    interrupted (cut by ``Fetcher.interrupt()`` while the crawl goes on, e.g. paused: fetch it again)."""
+    interrupted (cut by ``Fetcher.interrupt()`` while the crawl goes on, e.g. paused: fetch it again),
+    retry (with ``later=True``: try again in ``retry_after`` seconds; ``cause`` is what failed)."""
 
-    def __init__(self, kind: str, message: str, status: int = 0, retry_after: float | None = None):
+    def __init__(self, kind: str, message: str, status: int = 0, retry_after: float | None = None,
+                 cause: str = ""):
         super().__init__(message)
         self.kind = kind
         self.status = status
         self.retry_after = retry_after
+        self.cause = cause
 
 
 @dataclass
@@ -113,8 +116,11 @@ class Fetcher:
         user agent, headers, caps and retries; ``check(url)`` runs on every hop."""
         return self.fetch(url, accept=accept, check=check)
 
-    def fetch(self, url: str, *, accept: str = "html", gate=None,
-              check: Callable[[str], None] | None = None) -> FetchResult:
+    def fetch(self, url: str, *, accept: str = "html", gate=None, check: Callable[[str], None] | None = None,
+              tried: int = 0, later: bool = False) -> FetchResult:
+        """``tried``: the retries this request had already (its ``Request.tries``). ``later``: a retry that
+        has to wait (a Retry-After, a backoff) is not waited for here, holding a thread and the host's
+        slot: FetchError("retry", retry_after=seconds) says when to try again (a crawl reschedules it)."""
         started = time.monotonic()
         redirects: list[str] = []
         seen = {url}
@@ -128,7 +134,7 @@ class Fetcher:
             if check:
                 check(url)
             with gate.slot(origin(url)[1]) if gate else nullcontext() as sent:
-                status, ctype, body, location, attempts = self._exchange(url, accept, sent)
+                status, ctype, body, location, attempts = self._exchange(url, accept, sent, tried, later)
             if location is None:
                 return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started, attempts)
             try:
@@ -143,7 +149,7 @@ class Fetcher:
             seen.add(target)
             url = target
 
-    def _exchange(self, url: str, accept: str, sent=None):
+    def _exchange(self, url: str, accept: str, sent=None, tried: int = 0, later: bool = False):
         """One request, tried again after a failed connection or a 429/5xx answer: (status, content
         type, body, redirect location or None, tries). ``sent()`` is called whenever the request goes out
         (the politeness gate's clock)."""
@@ -159,7 +165,7 @@ class Fetcher:
         handle = self._handles.take()
         self._in_flight.begin(id(handle))
         try:
-            result = self._tries(handle, target, headers, accept, cap, sent)
+            result = self._tries(handle, target, headers, accept, cap, sent, tried, later)
         except FetchError:
             if self._in_flight.end():
                 raise self._cut() from None
@@ -173,10 +179,11 @@ class Fetcher:
             raise self._cut()
         return result
 
-    def _tries(self, handle, url: str, headers: list[bytes], accept: str, cap: int, sent):
+    def _tries(self, handle, url: str, headers: list[bytes], accept: str, cap: int, sent, tried: int = 0,
+               later: bool = False):
         limits = self.limits
-        tries = {"connect": 0, "read": 0, "status": 0}
-        failures = 0
+        tries = {"connect": tried, "read": tried, "status": tried}
+        failures = tried
         judge = _judge(accept, cap)
         proxy = self._proxy_for(url) if self._proxies else None
         while True:
@@ -190,14 +197,15 @@ class Fetcher:
                     raise FetchError(exc.kind, str(exc)) from None
                 tries[exc.phase] += 1
                 failures += 1
-                self._pause(_backoff(failures, limits))
+                self._wait(_backoff(failures, limits), later, exc.kind, str(exc))
                 continue
             status = answer.status
             if status in RETRY_STATUSES and tries["status"] < limits.retries:
                 tries["status"] += 1
                 failures += 1
                 wait = _retry_after(answer.header("retry-after"))
-                self._pause(_backoff(failures, limits) if wait is None else wait)
+                kind = "http_5xx" if status >= 500 else "http_4xx"
+                self._wait(_backoff(failures, limits) if wait is None else wait, later, kind, f"HTTP {status}", status)
                 continue
             return *_outcome(answer, accept), failures + 1
 
@@ -209,6 +217,13 @@ class Fetcher:
         if proxy and urllib.request.proxy_bypass(host if host.endswith("]") else host.rsplit(":", 1)[0]):
             return ""
         return proxy
+
+    def _wait(self, wait: float, later: bool, cause: str, message: str, status: int = 0) -> None:
+        """Before a retry: none needed, waited for here, or (``later``) handed back to the caller."""
+        if later and wait > 0:
+            wait = min(wait, self.limits.max_backoff_s)
+            raise FetchError("retry", f"{message}; tried again in {wait:g} s", status, retry_after=wait, cause=cause)
+        self._pause(wait)
 
     def _pause(self, wait: float) -> None:
         """The wait before trying again, ended at once by a stop and within a quarter second by

@@ -12,34 +12,43 @@ import bisect
 import heapq
 import itertools
 import random
+import time
 from collections import deque
-from dataclasses import dataclass
 from typing import Callable
 
 from .pagerank import pagerank
 from .relevance import DEFAULT_WEIGHTS, KeywordRelevance, importance
-
-
-@dataclass(slots=True)
-class Request:
-    url: str  # canonical
-    kind: str = "list"  # list | article
-    depth: int = 0
-    parent: str = ""
-    anchor: str = ""
-    score: float = 0.0  # priority for best-first (higher first); set by the engine or the scheduler
-    seq: int = 0  # discovery order, for stable ties
+from .request import Request
 
 
 Claim = Callable[[Request], bool]
 
 
 class Scheduler:
-    """Base: dedup and discovery order; subclasses decide the order of ``pop``."""
+    """Base: dedup, discovery order and requests held back until their not-before time (``defer``: a
+    retry the site asked to wait for); subclasses decide the order of the others (``_pop``)."""
 
     def __init__(self, claim: Claim | None = None):
         self._claim = claim or _memory_claim()
         self._seq = itertools.count()
+        self._later: list = []  # (not_before, n, request), deferred requests
+        self._later_n = itertools.count()
+
+    def defer(self, request: Request) -> None:
+        """A popped request back for later: popped again once ``request.not_before`` has come."""
+        heapq.heappush(self._later, (request.not_before, next(self._later_n), request))
+
+    def waiting(self) -> int:
+        """Deferred requests not popped again yet (the crawl is not over while there are some)."""
+        return len(self._later)
+
+    def pop(self) -> Request | None:
+        if self._later and self._later[0][0] <= time.time():
+            return heapq.heappop(self._later)[2]
+        return self._pop()
+
+    def _pop(self) -> Request | None:
+        raise NotImplementedError
 
     def push(self, request: Request) -> bool:
         self.observe(request)
@@ -61,9 +70,6 @@ class Scheduler:
 
     def settled(self, url: str) -> None:
         """A popped request is over without a fetched page (failed or skipped)."""
-
-    def pop(self) -> Request | None:
-        raise NotImplementedError
 
     def _add(self, request: Request) -> None:
         raise NotImplementedError
@@ -92,7 +98,7 @@ class BreadthFirst(Scheduler):
     def _add(self, request: Request) -> None:
         self._queue.append(request)
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         return self._queue.popleft() if self._queue else None
 
     def __len__(self) -> int:
@@ -112,7 +118,7 @@ class _Heap(Scheduler):
     def _add(self, request: Request) -> None:
         heapq.heappush(self._heap, (self.key(request), request.seq, request))
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         return heapq.heappop(self._heap)[2] if self._heap else None
 
     def __len__(self) -> int:
@@ -135,7 +141,7 @@ class RandomOrder(Scheduler):
     def _add(self, request: Request) -> None:
         self._items.append(request)
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         if not self._items:
             return None
         i = self._rng.randrange(len(self._items))
@@ -147,11 +153,11 @@ class RandomOrder(Scheduler):
 
 
 class BestFirst(_Heap):
-    """Naive best-first: highest ``request.score`` (the engine sets it to the
+    """Naive best-first: highest ``request.priority`` (the engine sets it to the
     relevance of the page the link was found on)."""
 
     def key(self, request: Request):
-        return -request.score
+        return -request.priority
 
 
 class _Rescoring(Scheduler):
@@ -164,25 +170,25 @@ class _Rescoring(Scheduler):
 
     def _add(self, request: Request) -> None:
         self._queued[request.url] = request
-        request.score = self.score(request)
-        heapq.heappush(self._heap, (-request.score, request.seq, request.url))
+        request.priority = self.score(request)
+        heapq.heappush(self._heap, (-request.priority, request.seq, request.url))
 
     def _rescore(self, url: str) -> None:
         request = self._queued.get(url)
         if request is not None:
             new = self.score(request)
-            if new != request.score:
-                request.score = new
+            if new != request.priority:
+                request.priority = new
                 heapq.heappush(self._heap, (-new, request.seq, url))
 
     def score(self, request: Request) -> float:
         raise NotImplementedError
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         while self._heap:
             neg, _, url = heapq.heappop(self._heap)
             request = self._queued.get(url)
-            if request is not None and -neg == request.score:
+            if request is not None and -neg == request.priority:
                 del self._queued[url]
                 return request
         return None
@@ -207,7 +213,7 @@ class ByImportance(_Rescoring):
         self._link_relevance: dict[str, float] = {}
 
     def observe(self, request: Request) -> None:
-        if request.parent:
+        if request.referrer:
             parent_depth = max(0, request.depth - 1)
             self._inlinks[request.url] = self._inlinks.get(request.url, 0.0) + 1.0 / (1 + parent_depth)
         if self._relevance:
@@ -220,8 +226,8 @@ class ByImportance(_Rescoring):
         return importance(self._inlinks.get(request.url, 0.0), self._link_relevance.get(request.url, 0.0),
                           request.depth, self._weights)
 
-    def pop(self) -> Request | None:
-        request = super().pop()
+    def _pop(self) -> Request | None:
+        request = super()._pop()
         if request is not None:  # its counters are no longer needed
             self._inlinks.pop(request.url, None)
             self._link_relevance.pop(request.url, None)
@@ -239,8 +245,8 @@ class ByPageRank(_Rescoring):
         self._since = 0
 
     def observe(self, request: Request) -> None:
-        if request.parent:
-            self._out.setdefault(request.parent, set()).add(request.url)
+        if request.referrer:
+            self._out.setdefault(request.referrer, set()).add(request.url)
 
     def score(self, request: Request) -> float:
         return self._rank.get(request.url, 0.0)
@@ -256,13 +262,13 @@ class ByPageRank(_Rescoring):
         heapq.heapify(self._heap)
 
     def _rescored(self, request: Request) -> float:
-        request.score = self.score(request)
-        return request.score
+        request.priority = self.score(request)
+        return request.priority
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         if self._queued and self._since >= max(1, len(self._rank) // 20):
             self.recompute()
-        return super().pop()
+        return super()._pop()
 
 
 DISK_ORDERS = ("bfs", "dfs", "random", "best_first", "focused")
@@ -305,7 +311,7 @@ class DiskQueue(Scheduler):
             return -float(request.depth)
         if self._order == "random":
             return self._rng.random()
-        return -float(request.score)
+        return -float(request.priority)
 
     def push(self, request: Request) -> bool:
         request.seq = next(self._seq)
@@ -332,7 +338,7 @@ class DiskQueue(Scheduler):
             bound = last[:2]
             self._bound = bound if self._bound is None or bound < self._bound else self._bound
 
-    def pop(self) -> Request | None:
+    def _pop(self) -> Request | None:
         if not self._mem and self._disk_only:
             self._refill()
         if not self._mem:

@@ -2,24 +2,34 @@
 
 A list page gives links (``core.links.follow``, the one link extraction the inspector's
 preview shares) and, for best-first and focused crawls, a relevance score; an article
-page gives an ``Article`` (``core.extract``).
+page gives an ``Article`` (``core.extract``). The parser only reads pages: what the crawl
+does with the links (its state, the frontier) is the engine's and the queuer's.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Callable
 
+from ..core.encoding import FetchedHtml
 from ..core.extract import extract
+from ..core.html_text import parse_fetched, parse_page
 from ..core.links import follow
 from ..core.profile import Profile
-from ..core.encoding import FetchedHtml
-from ..core.html_text import parse_fetched, parse_page
 from ..core.urls import UrlError, canonical
 from .options import CrawlOptions
 from .relevance import KeywordRelevance
 from .render import GENERIC_PROFILE, RenderError, embedded_article, generic_page
-from .sink import known_urls
+
+
+@dataclass(slots=True)
+class ListPage:
+    articles: list  # (canonical URL, anchor text or "")
+    lists: list
+    score: float
+    expand: bool  # False: a focused crawl's page under the relevance threshold (its links are not followed)
+    fingerprint: str | None  # of its article links
 
 
 class PageParser:
@@ -37,11 +47,12 @@ class PageParser:
             else options.relevance_threshold
         self.keywords = KeywordRelevance(settings.topic_keywords)
 
-    def list_page(self, req, text, url: str, state, sink, utf8: bytes | None = None):
-        """(article links, list links, score, article URLs already stored) to queue, or None when a
-        focused crawl does not expand the page. Links are (canonical URL, anchor text or "").
-        ``text``: the page's text or its ``FetchedHtml`` (parsed from its bytes, the text decoded only
-        when needed); ``utf8``: as for ``article_page`` (lxml parses those bytes: a quarter cheaper)."""
+    def list_page(self, req, text, url: str, utf8: bytes | None = None) -> ListPage:
+        """The page's links: article and list links as (canonical URL, anchor text or ""), its relevance
+        score, whether a focused crawl expands it, and the fingerprint of its article links (None: it has
+        none), by which its revisit interval follows how often they change. ``text``: the page's text or its
+        ``FetchedHtml`` (parsed from its bytes, the text decoded only when needed); ``utf8``: as for
+        ``article_page`` (lxml parses those bytes: a quarter cheaper)."""
         if isinstance(text, FetchedHtml):
             doc = parse_fetched(text, url)
             if doc is None:
@@ -57,16 +68,11 @@ class PageParser:
         domains, limit = self.profile.allowed_domains, self.options.max_url_length
         articles = follow(doc, url, self.profile.articles, domains, max_url_length=limit,
                           anchors=anchors) if self.profile.articles else []
-        if articles:  # the list page's revisit interval follows how often its articles change
-            fingerprint = hashlib.sha1("\n".join(sorted(u for u, _ in articles)).encode()).hexdigest()
-            settings = self.profile.crawl
-            state.list_visit(req.url, fingerprint, settings.revisit_min * 60, settings.revisit_max_min * 60)
-        if not expand:
-            return None
+        fingerprint = hashlib.sha1("\n".join(sorted(u for u, _ in articles)).encode()).hexdigest() \
+            if articles else None
         lists = follow(doc, url, self.profile.lists, domains, max_url_length=limit,
-                       anchors=anchors) if self.profile.lists else []
-        stored = known_urls(sink, [u for u, _ in articles]) if self.options.incremental else set()
-        return articles, lists, score, stored
+                       anchors=anchors) if expand and self.profile.lists else []
+        return ListPage(articles, lists, score, expand, fingerprint)
 
     def relevance(self, doc) -> float:
         text = " ".join(doc.itertext())  # not text_content(): it glues words of adjacent elements

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..core import text
-from .frontier import Request
+from .request import Request
 
 log = logging.getLogger(__name__)
 
@@ -178,14 +178,11 @@ class ItemPipeline:
                 for item in batch["article"]:
                     self._over(item, exc)
                 self._article_slots.release(len(batch["article"]))
-        for name in ("flush", "release"):  # release: this thread is done with the sink
-            call = getattr(self.sink, name, None)
-            if call is not None:
-                try:
-                    call()
-                except Exception as exc:
-                    log.exception("crawl pipeline: sink.%s failed", name)
-                    self.on_error("", "store", f"{exc.__class__.__name__}: {exc}")
+        try:
+            self.sink.release()  # this thread is done with the sink
+        except Exception as exc:
+            log.exception("crawl pipeline: releasing the sink failed")
+            self.on_error("", "store", f"{exc.__class__.__name__}: {exc}")
 
     def _gather(self) -> dict[str, list] | None:
         """The next batch: what is queued once ``BATCH`` articles are, ``GATHER_S`` after the first
@@ -235,25 +232,9 @@ class ItemPipeline:
 
 
 def write(sink, articles: list, pages: list, failures: list, images: list, body_pieces: list | None = None) -> list:
-    """Everything of one batch to the sink: in one call when it has ``write_batch``, else one
-    call per row. Returns, per article, (id, created) or the exception storing it raised.
-    ``body_pieces``: each article's body as ``core.text.pieces`` (or None), for its signature."""
-    batch = getattr(sink, "write_batch", None)
-    if batch is not None:
-        try:
-            return list(batch(articles, pages, failures, images, body_pieces=body_pieces))
-        except Exception as exc:  # the transaction failed: nothing of it is stored
-            return [exc] * len(articles)
-    for row in pages:
-        sink.record_page(*row)
-    for row in failures:
-        sink.record_failure(*row)
-    for row in images:
-        sink.record_image(*row)
-    out: list = []
-    for row in articles:
-        try:
-            out.append(sink.store_article(*row))
-        except Exception as exc:
-            out.append(exc)
-    return out
+    """Everything of one batch to the sink in one call. Returns, per article, (id, created) or the
+    exception storing it raised. ``body_pieces``: each article's body as ``core.text.pieces`` (or None)."""
+    try:
+        return list(sink.write_batch(articles, pages, failures, images, body_pieces=body_pieces))
+    except Exception as exc:  # the transaction failed: nothing of it is stored
+        return [exc] * len(articles)

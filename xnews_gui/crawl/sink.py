@@ -8,33 +8,33 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Iterable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 
 @runtime_checkable
 class Sink(Protocol):
+    """Where a crawl's results go. Everything written goes through ``write_batch``, from one thread (the
+    crawl's pipeline stage); ``known_urls`` is asked from any worker; ``release`` ends the writing thread."""
+
     image_root: Path | None  # where images go (content-addressed), None = no image cache
     raw_root: Path | None  # where raw pages go (packs, core/raw_pages.py), None = not kept
 
-    def is_known(self, url: str) -> bool: ...
+    def write_batch(self, articles: list, pages: list, failures: list, images: list,
+                    body_pieces: list | None = None) -> list:
+        """Everything of one pipeline batch in one call (one transaction): articles as (article, category,
+        confidence, section_label), pages as (url, status, encoding, content_type, raw_path, kind, error),
+        failures as (url, reason), images as (url, sha256, content_type, size, error); body_pieces: each
+        article's body as core.text.pieces, cut once by the pipeline, or None. Returns, per article,
+        (id, created) — id None: declined (a topic the user skips) — or the exception storing it raised."""
+        ...
 
-    def store_article(self, article, category: str | None, confidence: float | None,
-                      section_label: str | None) -> tuple[int, bool]: ...
+    def known_urls(self, urls: list[str]) -> set[str]:
+        """Which of these article URLs are stored already."""
+        ...
 
-    def record_page(self, url: str, status: int, encoding: str = "", content_type: str = "",
-                    raw_path: str = "", kind: str = "", error: str = "") -> None: ...
-
-    def record_failure(self, url: str, reason: str) -> None: ...
-
-    def record_image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0,
-                     error: str = "") -> None: ...
-
-    # optional: known_urls(urls) -> set (batch is_known), flush(), release() (the writing thread ends),
-    # write_batch(articles, pages, failures, images, body_pieces=None) -> [(id, created) or the
-    # exception, per article]: everything of one pipeline batch in one call (one transaction); the rows
-    # are the arguments of store_article, record_page, record_failure and record_image (body_pieces:
-    # each article's body as core.text.pieces, cut once by the pipeline, or None). The crawler calls the sink's
-    # writing methods from one thread only (its pipeline stage); known_urls from any worker.
+    def release(self) -> None:
+        """The writing thread is done with the sink (the end of a crawl pass)."""
+        ...
 
 
 @runtime_checkable
@@ -44,17 +44,6 @@ class Classifier(Protocol):
     # optional: predict_many(texts, pieces=None) -> [(label, confidence), ...] (the pipeline classifies
     # in batches; pieces: each text as core.text.pieces, cut once for the classifier and the signature),
     # proba(text) -> {label: probability} (focused crawling)
-
-
-def known_urls(sink, urls: Iterable[str]) -> set[str]:
-    """The sink's batch look-up when it has one, else one ``is_known`` per URL."""
-    urls = list(urls)
-    if not urls:
-        return set()
-    batch = getattr(sink, "known_urls", None)
-    if batch is not None:
-        return set(batch(urls))
-    return {u for u in urls if sink.is_known(u)}
 
 
 class MemorySink:
@@ -71,11 +60,20 @@ class MemorySink:
         self._by_hash: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def is_known(self, url: str) -> bool:
-        return url in self._by_url
-
     def known_urls(self, urls) -> set[str]:
         return {u for u in urls if u in self._by_url}
+
+    def write_batch(self, articles, pages, failures, images, body_pieces=None) -> list:
+        for row in pages:
+            self.record_page(*row)
+        self.failures.extend(tuple(row) for row in failures)
+        for url, sha256, content_type, size, error in images:
+            self.images.append({"url": url, "sha256": sha256, "content_type": content_type, "size": size,
+                                "error": error})
+        return [self.store_article(*row) for row in articles]
+
+    def release(self) -> None:
+        pass
 
     def store_article(self, article, category=None, confidence=None, section_label=None):
         with self._lock:
@@ -95,9 +93,3 @@ class MemorySink:
         self.pages.append({"url": url, "status": status, "encoding": encoding, "content_type": content_type,
                            "raw_path": raw_path, "kind": kind, "error": error})
 
-    def record_failure(self, url, reason):
-        self.failures.append((url, reason))
-
-    def record_image(self, url, sha256="", content_type="", size=0, error=""):
-        self.images.append({"url": url, "sha256": sha256, "content_type": content_type, "size": size,
-                            "error": error})

@@ -14,13 +14,14 @@ earlier pass stay known.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from .frontier import Request
+from .request import Request
 from .revisit import next_interval
 
 QUEUED, DONE, FAILED = 0, 1, 2
@@ -58,6 +59,17 @@ def _lock_exclusively(path: Path):
     return handle
 
 
+def _request(url, kind, depth, referrer, anchor, priority, extra, seq: int = 0) -> Request:
+    """A request from its row: the columns, and the rest from ``extra`` (written by this class)."""
+    data = {"url": url, "kind": kind, "depth": depth, "referrer": referrer or "", "anchor": anchor or "",
+            "priority": priority or 0.0}
+    if extra:
+        data.update(json.loads(extra))
+    req = Request.from_dict(data)
+    req.seq = seq
+    return req
+
+
 class CrawlState:
     def __init__(self, path: Path, commit_every: int = 500):
         path = Path(path)
@@ -72,6 +84,8 @@ class CrawlState:
         if "qkey" not in columns:  # the frontier's order on disk (crawl states made before it: 0)
             self._db.execute("ALTER TABLE url ADD COLUMN qkey REAL NOT NULL DEFAULT 0")
             self._db.execute("ALTER TABLE url ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
+        if "extra" not in columns:  # the rest of the request (flags, tries, not-before...) as JSON; NULL: none
+            self._db.execute("ALTER TABLE url ADD COLUMN extra TEXT")
         self._db.execute("CREATE INDEX IF NOT EXISTS url_order ON url (pass, state, qkey, seq)")
         self._lock = threading.RLock()
         self._pending = 0
@@ -88,11 +102,9 @@ class CrawlState:
                 if not load:
                     return []
                 rows = self._db.execute(
-                    "SELECT url, kind, depth, parent, anchor, score FROM url WHERE pass = ? AND state = ? ORDER BY rowid",
-                    (self.pass_no, QUEUED)).fetchall()
-                self.resumed = True
-                return [Request(url=u, kind=k, depth=d, parent=p or "", anchor=a or "", score=s or 0.0)
-                        for u, k, d, p, a, s in rows]
+                    "SELECT url, kind, depth, parent, anchor, score, extra FROM url WHERE pass = ? AND state = ? "
+                    "ORDER BY rowid", (self.pass_no, QUEUED)).fetchall()
+                return [_request(*row) for row in rows]
             self.resumed = False
             self.pass_no += 1
             self._tx()
@@ -114,19 +126,21 @@ class CrawlState:
         queue on disk (``queued``)."""
         with self._lock:
             self._tx()
+            extras = req.extras()
+            extra = json.dumps(extras, ensure_ascii=False) if extras else None
             cur = self._db.execute(
-                "INSERT OR IGNORE INTO url (url, kind, depth, parent, anchor, score, state, pass, qkey, seq) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (req.url, req.kind, req.depth, req.parent, req.anchor, req.score, QUEUED, self.pass_no,
-                 key, req.seq))
+                "INSERT OR IGNORE INTO url (url, kind, depth, parent, anchor, score, state, pass, qkey, seq, extra) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (req.url, req.kind, req.depth, req.referrer, req.anchor, req.priority, QUEUED, self.pass_no,
+                 key, req.seq, extra))
             if cur.rowcount:
                 return NEW
             # seen before: list pages are read again in each pass; failed articles retried
             cur = self._db.execute(
                 "UPDATE url SET state = ?, pass = ?, depth = ?, parent = ?, anchor = ?, score = ?, kind = ?, "
-                "qkey = ?, seq = ? WHERE url = ? AND pass < ? AND (kind = 'list' OR state = ? OR ? = 'list')",
-                (QUEUED, self.pass_no, req.depth, req.parent, req.anchor, req.score, req.kind, key, req.seq,
-                 req.url, self.pass_no, FAILED, req.kind))
+                "qkey = ?, seq = ?, extra = ? WHERE url = ? AND pass < ? AND (kind = 'list' OR state = ? OR ? = 'list')",
+                (QUEUED, self.pass_no, req.depth, req.referrer, req.anchor, req.priority, req.kind, key, req.seq,
+                 extra, req.url, self.pass_no, FAILED, req.kind))
             if cur.rowcount:
                 return NEW
             row = self._db.execute("SELECT pass FROM url WHERE url = ?", (req.url,)).fetchone()
@@ -143,11 +157,10 @@ class CrawlState:
         """The first ``limit`` queued requests of this pass in queue order: (key, seq, request)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT url, kind, depth, parent, anchor, score, qkey, seq FROM url "
+                "SELECT url, kind, depth, parent, anchor, score, extra, qkey, seq FROM url "
                 "WHERE pass = ? AND state = ? ORDER BY qkey, seq, rowid LIMIT ?",
                 (self.pass_no, QUEUED, limit)).fetchall()
-        return [(k, q, Request(url=u, kind=kd, depth=d, parent=p or "", anchor=a or "", score=s or 0.0, seq=q))
-                for u, kd, d, p, a, s, k, q in rows]
+        return [(row[7], row[8], _request(*row[:7], seq=row[8])) for row in rows]
 
     def queued_count(self) -> int:
         with self._lock:

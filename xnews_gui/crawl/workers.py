@@ -20,9 +20,10 @@ come back): when the parser is the bottleneck, one woken thread fetches several 
 instead of each page waking a thread (each wake hands the interpreter lock over, on one core a
 context switch). When the parser is about to run dry, the server is the bottleneck: every free
 slot wakes a thread for a queued request at once (the running ones may be waiting for a slow
-server). Mixed into ``engine.Crawler``, which provides ``_cond``, ``_stop``, ``_paused``,
-``scheduler``, ``max_pages``, ``_fetch(request)`` (``PARSING`` when it queued the page, else whether the page was handed
-over), ``_handle(request, result)`` and ``_error``.
+server). The stages it calls are handed to it: ``fetch(request)`` (``PARSING`` when it queued the page
+with ``to_parser``, else whether the page was handed over), ``handle(request, result)`` (the parse
+thread's work), ``hurry()`` (the pipeline: nothing more is coming for now) and ``on_error``; it
+shares the crawl's ``RunControl`` (``control``: its lock, stop and pause) with the other stages.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ import logging
 import queue
 import threading
 from collections import deque
+from typing import Callable
 
-from .frontier import Request
+from .control import RunControl
+from .request import Request
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,14 @@ PARSING = "parsing"  # a fetched page queued for the parse thread
 
 
 class Workers:
-    def _init_threads(self) -> None:
+    def __init__(self, control: RunControl, scheduler, concurrency: int, max_pages: int, *, fetch: Callable,
+                 handle: Callable, hurry: Callable[[], None], on_error: Callable[[str, str, str], None]):
+        self.control = control
+        self._cond, self._stop = control.cond, control.stop_event
+        self.concurrency = concurrency
+        self.max_pages = max_pages
+        self._fetch, self._handle, self._hurry, self._error = fetch, handle, hurry, on_error
+        self.scheduler = scheduler
         self._busy = 0  # pages popped and not over yet (fetching, parsing, in a job or in the pipeline)
         self._open = 0  # pages popped and not parsed yet: at most ``_max_open``
         self._max_open = 2 * self.concurrency - 1  # requests in flight + pages waiting for the parser
@@ -53,9 +63,66 @@ class Workers:
         self._fetched: queue.SimpleQueue = queue.SimpleQueue()
         self._jobs: deque = deque()  # parsed pages' blocking work, for the fetch threads
         self._threads: list[threading.Thread] = []
-        self._all_done = threading.Event()
+        self.all_done = threading.Event()
 
-    def _start_threads(self) -> None:
+    # --- what the other stages use (under ``control.cond`` where noted) ---------------------------------
+    @property
+    def busy(self) -> int:
+        """Pages popped and not over yet (and sitemap/feed reading while it runs)."""
+        return self._busy
+
+    @property
+    def threads(self) -> list[threading.Thread]:
+        return list(self._threads)
+
+    @property
+    def max_open(self) -> int:
+        return self._max_open
+
+    @property
+    def open(self) -> int:
+        """Pages popped and not parsed yet."""
+        return self._open
+
+    def parser_backlog(self) -> int:
+        return self._fetched.qsize()
+
+    def to_parser(self, req: Request, result) -> None:
+        """A fetched page for the parse thread (``fetch`` then returns ``PARSING``)."""
+        self._fetched.put((req, result))
+
+    def unstart(self) -> None:
+        """Under ``control.cond``: a popped request went back to the scheduler (not a page of the limit)."""
+        self._started_pages -= 1
+
+    def hold(self) -> None:
+        """Work in progress besides pages (reading sitemaps and feeds): the crawl does not end before
+        the matching ``page_over``."""
+        with self._cond:
+            self._busy += 1
+
+    def work_queued(self) -> None:
+        """Under ``control.cond``: requests were queued; wake the waiting fetch threads that can take them."""
+        self._work_queued()
+
+    def add_job(self, job) -> None:
+        with self._cond:
+            self._jobs.append(job)
+            self._wake()
+
+    def page_over(self) -> None:
+        with self._cond:
+            self._busy -= 1
+            if self._busy == 0:  # nothing left in progress: the crawl may be over
+                self._cond.notify_all()
+
+    def wait_until_over(self) -> None:
+        """After a stop or a limit: until the pages still in progress (in the pipeline) are over."""
+        with self._cond:
+            while self._busy > 0:
+                self._cond.wait(0.25)
+
+    def start(self) -> None:
         self._threads = [threading.Thread(target=self._worker, name=f"xnews-crawl-{i}", daemon=True)
                          for i in range(self.concurrency)]
         self._alive = len(self._threads)
@@ -64,8 +131,8 @@ class Workers:
         for t in self._threads:
             t.start()
 
-    def _join_threads(self) -> None:
-        """After ``_all_done``: the fetch threads are over; the parse thread finishes what is queued."""
+    def join(self) -> None:
+        """After ``all_done``: the fetch threads are over; the parse thread finishes what is queued."""
         for t in self._threads:
             t.join()
         self._fetched.put(None)
@@ -85,13 +152,12 @@ class Workers:
                     return self._jobs.popleft()
                 if self._stop.is_set():
                     return None
-                if self._paused or self._open >= self._max_open:
+                if self.control.paused or self._open >= self._max_open:
                     self._wait()
                     continue
                 if self.max_pages and self._started_pages >= self.max_pages:
                     # no more pops; the pages in flight are fetched and stored (no stop: it would cut them)
-                    if not self._halted:
-                        self._halted, self._status = True, "limit"
+                    self.control.reached_limit()
                     self._cond.notify_all()
                     return None
                 req = self.scheduler.pop()
@@ -100,11 +166,11 @@ class Workers:
                     self._open += 1
                     self._started_pages += 1
                     return req
-                if self._busy == 0:  # empty frontier, nobody working: the crawl is over
+                if self._busy == 0 and not self.scheduler.waiting():  # empty frontier, nobody working: the end
                     self._cond.notify_all()
                     return None
                 if not self._open and not self._jobs:  # what is left is in the pipeline: nothing more comes
-                    self.pipeline.hurry()
+                    self._hurry()
                 self._wait()
 
     def _wait(self) -> None:
@@ -152,7 +218,7 @@ class Workers:
             with self._cond:
                 self._alive -= 1
                 if self._alive == 0:
-                    self._all_done.set()
+                    self.all_done.set()
 
     def _run_task(self, task) -> None:
         if not isinstance(task, Request):  # a job of a parsed page
@@ -164,7 +230,7 @@ class Workers:
                 self._error("", "internal", f"{exc.__class__.__name__}: {exc}")
             finally:
                 if not handed_over:
-                    self._page_over()
+                    self.page_over()
             return
         outcome = False
         try:
@@ -210,15 +276,3 @@ class Workers:
                 self._wake(min(self._max_open - self._open, len(self.scheduler)))
             elif self._spare_slots() >= self._refill:
                 self._wake()
-
-    def _add_job(self, job) -> None:
-        with self._cond:
-            self._jobs.append(job)
-            self._wake()
-
-    def _page_over(self) -> None:
-        with self._cond:
-            self._busy -= 1
-            if self._busy == 0:  # nothing left in progress: the crawl may be over
-                self._cond.notify_all()
-

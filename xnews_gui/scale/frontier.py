@@ -11,14 +11,21 @@ acknowledgements ride along with its next pop, so a page costs about one round t
 - pop: move the best request from the queue to this worker's in-flight hash (a lease);
 - ack: drop the lease once the page is done (its links pushed, its item exported). Pushes go
   before acks in the same script: a worker killed in between loses nothing, its page is
-  simply crawled again;
+  simply crawled again; so does each exported item (to ``items``, a list a desktop following the
+  crawl drains: ``services/cluster.py``; ``-s XNEWS_LIVE_ITEMS=0`` when nobody follows);
 - heartbeat: each worker renews a deadline every second; a worker silent for
   ``XNEWS_WORKER_TIMEOUT`` seconds is dead and its leases go back to the queue;
 - status: queue length and leases held by live workers. A worker stops when both are zero.
 
-Requests are stored as JSON (URL, kind, depth, score, priority and a few redirect/retry
-counters), never pickled. Keys live under ``xnews:<profile>:``; a later crawl of the same
-profile on the same database continues (seen URLs are not fetched again).
+Requests are stored as JSON, whole: the crawl's own ``Request`` (``crawl/request.py``: URL, kind,
+depth, priority, flags, tries, Scrapy's redirect counters...) through its ``to_dict``/``from_dict``,
+never pickled. ``enqueue_request`` answers False at once for a request this worker has pushed
+before (Scrapy then fires ``request_dropped``); a request another worker had pushed first is known
+only at the next round trip, and this frontier fires ``request_dropped`` for it then. An idle worker
+asks Redis again every ``IDLE_POLL_S``; a request found that way enters through the engine's public
+``crawl()`` (the engine polls its scheduler by itself only every 5 s). Keys live under
+``xnews:<profile>:``; a later crawl of the same profile on the same database continues (seen URLs are
+not fetched again).
 """
 
 from __future__ import annotations
@@ -29,16 +36,18 @@ import os
 import socket
 import time
 import uuid
+from collections import deque
 
 from scrapy import signals
 from twisted.internet import task
 
-from .spider import DEPTH, KIND, SCORE
+from ..crawl.request import Request
+from .spider import as_request, page_done
 
 log = logging.getLogger(__name__)
 
 LEASE = "xnews_lease"
-_CARRIED_META = ("redirect_times", "redirect_ttl", "redirect_urls", "redirect_reasons", "retry_times")
+_POLLED = "xnews_polled"  # a request popped by the idle poll, handed to the engine with crawl()
 IDLE_POLL_S = 0.1
 HEARTBEAT_S = 1.0
 STATUS_FRESH_S = 0.05
@@ -68,12 +77,13 @@ local function status(prefix)
 end
 """
 # ARGV: prefix, worker, lifo (0/1), pop (0/1), n pushes, n x (fingerprint ('' = don't filter),
-# priority, request JSON), leases to acknowledge... Returns {added, 1, member} after a pop,
-# else {added, 0, queued, busy}.
+# priority, request JSON), m items, m x item JSON (for a desktop following the crawl), leases to
+# acknowledge... Returns {taken, 1, member} after a pop, else
+# {taken, 0, queued, busy}; taken: one character per push, '1' queued, '0' seen before.
 STEP = _NOW + _REAP + """
 local prefix, worker = ARGV[1], ARGV[2]
 local npush = tonumber(ARGV[5])
-local added = 0
+local added = {}
 for k = 0, npush - 1 do
   local fp, prio, data = ARGV[6 + 3 * k], ARGV[7 + 3 * k], ARGV[8 + 3 * k]
   local new = 1
@@ -83,10 +93,13 @@ for k = 0, npush - 1 do
     local order = seq
     if ARGV[3] == '1' then order = -seq end
     redis.call('ZADD', prefix .. 'queue', -tonumber(prio) * 1e10 + order, seq .. ' ' .. data)
-    added = added + 1
   end
+  added[k + 1] = tostring(new)
 end
-for i = 6 + 3 * npush, #ARGV do redis.call('HDEL', prefix .. 'inflight:' .. worker, ARGV[i]) end
+added = table.concat(added)
+local nitems = tonumber(ARGV[6 + 3 * npush])
+for j = 1, nitems do redis.call('RPUSH', prefix .. 'items', ARGV[6 + 3 * npush + j]) end
+for i = 7 + 3 * npush + nitems, #ARGV do redis.call('HDEL', prefix .. 'inflight:' .. worker, ARGV[i]) end
 if ARGV[4] == '1' then
   local r = redis.call('ZPOPMIN', prefix .. 'queue')
   if r[1] then
@@ -135,11 +148,16 @@ class RedisFrontier:
         self.scripts = {name: self.redis.register_script(src) for name, src in
                         (("step", STEP), ("heartbeat", HEARTBEAT), ("leave", LEAVE))}
         self.leases: set[str] = set()
-        self._pushes: list = []  # (fingerprint, priority, JSON) waiting for the next round trip
+        self.pushed: set[str] = set()  # fingerprints this worker pushed: known at once the next time
+        self._pushes: list = []  # (fingerprint, priority, JSON, request) waiting for the next round trip
         self._acks: list[str] = []  # leases of finished pages, idem
+        self._items: list[str] = []  # exported items (JSON) for a desktop following the crawl, idem
+        self.live_items = settings.getbool("XNEWS_LIVE_ITEMS", True)
+        self._polled: deque = deque()  # requests the idle poll popped, on their way through crawl()
         self.round_trips = 0
         self._status = (0, 0)
         self._status_at = 0.0
+        self._pages = 0  # pages fetched since the last heartbeat (added to the cluster's count)
         self._idle = False
         self._loops: list = []
 
@@ -153,11 +171,12 @@ class RedisFrontier:
         self.prefix = f"xnews:{spider.profile.name}:"
         self.redis.ping()
         self._heartbeat()
-        spider.frontier = self
         # connected after the feed exporter's own handler: an item is written, then acknowledged
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
             self.crawler.signals.connect(self._item_finished, signal=signal)
+        self.crawler.signals.connect(self._page_done, signal=page_done)
         self.crawler.signals.connect(self._spider_error, signal=signals.spider_error)
+        self.crawler.signals.connect(self._response, signal=signals.response_received)
         self._loops = [task.LoopingCall(self._heartbeat), task.LoopingCall(self._poll)]
         self._loops[0].start(HEARTBEAT_S, now=False)
         self._loops[1].start(IDLE_POLL_S, now=False)
@@ -169,6 +188,7 @@ class RedisFrontier:
             if loop.running:
                 loop.stop()
         try:
+            self._heartbeat()  # the last pages counted
             self._step(pop=False)
             held = len(self.leases)
             self._run("leave", self.worker)  # anything still leased goes back to the queue
@@ -180,56 +200,80 @@ class RedisFrontier:
     def has_pending_requests(self) -> bool:
         # Scrapy asks only when this worker is idle: nothing downloading, nothing being parsed,
         # so any lease still held is finished work whose page had no callback to say so
-        if self.leases:
-            self.stats.inc_value("xnews/orphan_acks", len(self.leases))
-            for lease in list(self.leases):
+        orphans = self.leases - {r.meta[LEASE] for r in self._polled}
+        if orphans:
+            self.stats.inc_value("xnews/orphan_acks", len(orphans))
+            for lease in orphans:
                 self._ack_lease(lease)
-        if self._pushes or self._acks or time.monotonic() - self._status_at > STATUS_FRESH_S:
+        if self._polled:
+            return True
+        if self._pushes or self._acks or self._items or time.monotonic() - self._status_at > STATUS_FRESH_S:
             self._step(pop=False)
         queued, busy = self._status
         return queued > 0 or busy > 0
 
     def enqueue_request(self, request) -> bool:
-        """Queued with the next round trip; True (whether it was new is known only then: see stats)."""
+        """True: queued (with the next round trip); False: this worker pushed it before (Scrapy fires
+        ``request_dropped``). One seen first by another worker is dropped at the round trip."""
+        if request.meta.get(_POLLED):  # popped by the idle poll, coming back through crawl()
+            self._polled.append(request)
+            return True
         fingerprint = "" if request.dont_filter else self.crawler.request_fingerprinter.fingerprint(request).hex()
-        self._pushes.append((fingerprint, request.priority, encode(request)))
         old = request.meta.get(LEASE)  # a redirect or retry replaces the request it came from
         if old:
             self._ack_lease(old)
+        if fingerprint and fingerprint in self.pushed:
+            self.stats.inc_value("dupefilter/filtered")
+            return False
+        if fingerprint:
+            self.pushed.add(fingerprint)
+        self._pushes.append((fingerprint, request.priority, encode(request), request))
         return True
 
     def next_request(self):
+        if self._polled:
+            request = self._polled.popleft()
+            del request.meta[_POLLED]
+            return request
+        request = self._pop()
+        self._idle = request is None
+        return request
+
+    def _pop(self):
         found = self._step(pop=True)
-        if found[1] == 1:
-            self._idle = False
-            member = found[2].decode("utf-8") if isinstance(found[2], bytes) else found[2]
-            lease, _, data = member.partition(" ")
-            self.leases.add(lease)
-            self.stats.inc_value("scheduler/dequeued/redis")
-            return decode(data, lease, self.spider)
-        self._idle = True
-        return None
+        if found[1] != 1:
+            return None
+        member = found[2].decode("utf-8") if isinstance(found[2], bytes) else found[2]
+        lease, _, data = member.partition(" ")
+        self.leases.add(lease)
+        self.stats.inc_value("scheduler/dequeued/redis")
+        return decode(data, lease, self.spider)
 
     def _step(self, pop: bool):
         """One round trip: the pending pushes, then the pending acks, then a pop if asked."""
-        pushes, acks = self._pushes, self._acks
-        self._pushes, self._acks = [], []
+        pushes, acks, items = self._pushes, self._acks, self._items
+        self._pushes, self._acks, self._items = [], [], []
         args = [self.worker, int(self.lifo), int(pop), len(pushes)]
         for push in pushes:
-            args.extend(push)
+            args.extend(push[:3])
+        args.append(len(items))
+        args.extend(items)  # in the same script as their pages' acks: both reach Redis or neither
         args.extend(acks)
         found = self._run("step", *args)
-        added = int(found[0])
+        taken = found[0].decode() if isinstance(found[0], bytes) else str(found[0])
+        added = taken.count("1")
         if added:
             self.stats.inc_value("scheduler/enqueued/redis", added)
-        if len(pushes) > added:
-            self.stats.inc_value("dupefilter/filtered", len(pushes) - added)
+        for push, new in zip(pushes, taken):
+            if new != "1":  # another worker had it first
+                self.stats.inc_value("dupefilter/filtered")
+                self.crawler.signals.send_catch_log(signals.request_dropped, request=push[3], spider=self.spider)
         if found[1] == 0:
             self._status, self._status_at = (int(found[2]), int(found[3])), time.monotonic()
         return found
 
     def __len__(self) -> int:
-        return self._status[0]
+        return self._status[0] + len(self._polled)
 
     # --- acknowledgements ----------------------------------------------------------------------
     def ack(self, request) -> None:
@@ -242,10 +286,15 @@ class RedisFrontier:
         self.leases.discard(lease)
         self._acks.append(lease)
 
-    def _item_finished(self, item, spider=None, **kwargs):
-        request = self.spider.items_in_flight.pop(id(item), None)
+    def _item_finished(self, item, response=None, spider=None, **kwargs):
+        if self.live_items and kwargs.get("exception") is None and kwargs.get("failure") is None:
+            self._items.append(json.dumps(dict(item), ensure_ascii=False, separators=(",", ":")))
+        request = getattr(response, "request", None)
         if request is not None:
             self.ack(request)
+
+    def _page_done(self, request, spider=None, **kwargs):
+        self.ack(request)
 
     def _spider_error(self, failure, response, spider=None, **kwargs):
         # the callback raised: its page is over all the same
@@ -254,8 +303,14 @@ class RedisFrontier:
             self.ack(request)
 
     # --- the loops ---------------------------------------------------------------------------
+    def _response(self, response=None, request=None, spider=None, **kwargs):
+        self._pages += 1
+
     def _heartbeat(self) -> None:
         try:
+            pages, self._pages = self._pages, 0
+            if pages:  # the cluster's page count, for a desktop following the crawl
+                self.redis.hincrby(self.prefix + "stats", "pages", pages)
             queued, busy = self._run("heartbeat", self.worker, self.timeout_ms)
         except Exception as exc:  # Redis away for a moment: the next beat tries again
             log.warning("heartbeat failed: %s", exc)
@@ -263,13 +318,19 @@ class RedisFrontier:
         self._status, self._status_at = (int(queued), int(busy)), time.monotonic()
 
     def _poll(self) -> None:
-        """An idle worker asks again soon (Scrapy's own engine heartbeat is every 5 s)."""
-        if not self._idle:
+        """An idle worker asks Redis again soon; what it finds enters through the engine's crawl()."""
+        if not self._idle or self._polled:
             return
-        slot = getattr(self.crawler.engine, "_slot", None)
-        nextcall = getattr(slot, "nextcall", None)
-        if nextcall is not None:
-            nextcall.schedule()
+        try:
+            request = self._pop()
+        except Exception as exc:  # Redis away for a moment: the next poll tries again
+            log.warning("poll failed: %s", exc)
+            return
+        if request is None:
+            return
+        self._idle = False
+        request.meta[_POLLED] = True
+        self.crawler.engine.crawl(request)
 
     def _run(self, name: str, *args):
         self.round_trips += 1
@@ -277,28 +338,16 @@ class RedisFrontier:
 
 
 def encode(request) -> str:
-    meta = request.meta
-    data = {"url": request.url, "kind": meta.get(KIND, "list"), "depth": meta.get(DEPTH, 0),
-            "score": meta.get(SCORE, 1.0), "priority": request.priority, "dont_filter": request.dont_filter}
-    carried = {k: meta[k] for k in _CARRIED_META if k in meta}
-    if carried:
-        data["meta"] = carried
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """A Scrapy request as the crawl's whole Request, in JSON."""
+    return json.dumps(as_request(request).to_dict(), separators=(",", ":"), ensure_ascii=False)
 
 
 def decode(data: str, lease: str, spider):
     """A request of the spider from its JSON; anything unexpected is refused, never run."""
-    obj = json.loads(data)
-    if not isinstance(obj, dict) or not isinstance(obj.get("url"), str):
-        raise ValueError(f"not a request in the shared frontier: {data[:80]!r}")
-    kind = obj.get("kind") if obj.get("kind") in ("list", "article") else "list"
-    depth = int(obj.get("depth") or 0)
-    score = float(obj.get("score") or 0.0)
-    request = spider.follow(obj["url"], kind, depth, score)
-    request = request.replace(priority=int(obj.get("priority") or 0), dont_filter=bool(obj.get("dont_filter")))
-    meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
-    for key in _CARRIED_META:
-        if key in meta:
-            request.meta[key] = meta[key]
+    try:
+        req = Request.from_dict(json.loads(data))
+    except ValueError as exc:
+        raise ValueError(f"not a request in the shared frontier ({exc}): {data[:80]!r}") from None
+    request = spider.scrapy_request(req)
     request.meta[LEASE] = lease
     return request

@@ -9,7 +9,7 @@ import pkgutil
 import tempfile
 from pathlib import Path
 
-from ..core.profile import Profile, ProfileError
+from ..core.profile import Profile, ProfileError, is_profile_name
 
 PROFILES_DIR = "profiles"
 MODEL_DIR = "model"
@@ -21,7 +21,7 @@ def load_profile(package: str, name_or_file: str) -> Profile:
     path = Path(name_or_file)
     if name_or_file.endswith(".json") and path.is_file():
         return Profile.from_json(path.read_bytes())
-    if not _plain(name_or_file):
+    if not is_profile_name(name_or_file):
         raise ProfileError(f"{name_or_file!r} is not a profile name")
     try:
         data = pkgutil.get_data(package, f"{PROFILES_DIR}/{name_or_file}.json")
@@ -30,10 +30,6 @@ def load_profile(package: str, name_or_file: str) -> Profile:
     if data is None:
         raise ProfileError(f"no profile named {name_or_file!r} in this project (see {package}/{PROFILES_DIR}/)")
     return Profile.from_json(data)
-
-
-def _plain(name: str) -> bool:
-    return bool(name) and len(name) <= 64 and all(c.isalnum() or c in "._-" for c in name) and name[0].isalnum()
 
 
 def model_file(package: str) -> Path | None:

@@ -6,11 +6,13 @@ or answers how long to wait, and the request asks again then. Taking the moment 
 instant, not reserving a future one, keeps a worker that was busy parsing from sending a
 request late, right on top of another worker's. The delay is the profile's, or the site's
 robots.txt Crawl-delay when that is longer (``XNewsSpider.crawl_delays``). Without a shared
-frontier, or with a delay of 0, this does nothing: Scrapy's own DOWNLOAD_DELAY applies.
+frontier, Scrapy's own DOWNLOAD_DELAY keeps the profile's delay, and a longer robots.txt Crawl-delay is
+kept here with a clock in the worker's process.
 """
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlsplit
 
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -26,13 +28,18 @@ return 0
 """
 
 
-class ClusterPoliteness:
+class SitePoliteness:
+    """The spacing of requests to one site: over all workers (a clock in Redis) in a cluster; in a
+    worker alone, only a robots.txt Crawl-delay longer than the profile's delay (a clock in this
+    process; Scrapy's DOWNLOAD_DELAY keeps the profile's)."""
+
     def __init__(self, crawler):
         settings = crawler.settings
         self.crawler = crawler
         self.url = settings.get("XNEWS_REDIS_URL")
         self.delay_ms = int(settings.getfloat("XNEWS_DELAY", 0.0) * 1000)
         self.take = None
+        self.local: dict[str, float] = {}  # netloc -> its next free moment (monotonic seconds), alone
         if self.url:  # the profile's delay, or a robots.txt Crawl-delay learnt at the start
             from .frontier import redis_client
 
@@ -43,23 +50,36 @@ class ClusterPoliteness:
         return cls(crawler)
 
     async def process_request(self, request, spider=None):
-        if self.take is None:
-            return None
-        profile = getattr(self.crawler.spider, "profile", None)
-        name = profile.name if profile is not None else "default"
+        spider = self.crawler.spider
         netloc = urlsplit(request.url).netloc
-        key = f"xnews:{name}:next:{netloc}"
-        frontier = getattr(self.crawler.spider, "frontier", None)
-        crawl_delay = getattr(self.crawler.spider, "crawl_delays", {}).get(netloc, 0.0)  # robots.txt's
-        delay_ms = max(self.delay_ms, int(crawl_delay * 1000))
+        crawl_delay_ms = int(getattr(spider, "crawl_delays", {}).get(netloc, 0.0) * 1000)  # robots.txt's
+        if self.take is None:
+            if crawl_delay_ms > self.delay_ms:
+                await self._wait_local(netloc, crawl_delay_ms / 1000.0)
+            return None
+        delay_ms = max(self.delay_ms, crawl_delay_ms)
         if delay_ms <= 0:
             return None
+        profile = getattr(spider, "profile", None)
+        key = f"xnews:{profile.name if profile is not None else 'default'}:next:{netloc}"
         while True:
             wait_ms = int(self.take(args=[key, delay_ms]))
-            if frontier is not None:
-                frontier.round_trips += 1
+            self.crawler.stats.inc_value("xnews/politeness_round_trips")
             if wait_ms <= 0:
                 return None
-            from twisted.internet import reactor
+            await _sleep(wait_ms / 1000.0)
 
-            await maybe_deferred_to_future(task.deferLater(reactor, wait_ms / 1000.0))
+    async def _wait_local(self, netloc: str, delay: float) -> None:
+        while True:
+            now = time.monotonic()
+            free = self.local.get(netloc, 0.0)
+            if now >= free:
+                self.local[netloc] = now + delay
+                return
+            await _sleep(free - now)
+
+
+async def _sleep(seconds: float) -> None:
+    from twisted.internet import reactor
+
+    await maybe_deferred_to_future(task.deferLater(reactor, seconds))

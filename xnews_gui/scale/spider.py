@@ -16,6 +16,7 @@ import random
 from urllib.parse import urlsplit
 
 import scrapy
+from scrapy import signals
 from scrapy.http import TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 
@@ -24,14 +25,41 @@ from ..core.extract import extract
 from ..core.links import article_url, page_links
 from ..core.profile import Profile
 from ..core.urls import UrlError, canonical
+from ..crawl.request import SOURCES, Request
 from . import packaged, sources
 
-KIND, DEPTH, SCORE = "xnews_kind", "xnews_depth", "xnews_score"
-LINKS, FEEDS = "xnews_links", "xnews_feeds"  # on a start page: follow its links / read its announced feeds
+REQUEST = "xnews_request"  # a Scrapy request's meta key for the crawl's own Request (crawl/request.py)
+# what Scrapy's redirect and retry middlewares keep in a request's meta between tries
+CARRIED_META = ("redirect_times", "redirect_ttl", "redirect_urls", "redirect_reasons")
+page_done = object()  # signal(request): a page is finished (links queued, no item); the shared frontier acks it
 SOURCE_PRIORITY = 1_000_000  # sitemaps and feeds before pages: they are what the pages come from
 # orders Scrapy can follow with priorities; the in-memory orders of the desktop (importance,
 # pagerank) need scores that change while URLs wait, and are crawled best-first here
 FIFO_ORDERS = {"bfs", "best_first", "focused", "random", "importance", "pagerank"}
+
+
+def to_scrapy(req: Request, strategy: str, callback, errback) -> scrapy.Request:
+    """The Scrapy request that fetches ``req`` (carried whole in its meta)."""
+    priority = SOURCE_PRIORITY if req.kind in SOURCES else request_priority(strategy, req.depth, req.priority)
+    meta = {REQUEST: req, **{k: v for k, v in req.extra.items() if k in CARRIED_META}}
+    if req.tries:
+        meta["retry_times"] = req.tries
+    return scrapy.Request(req.url, callback=callback, errback=errback, priority=priority, meta=meta,
+                          dont_filter="dont_filter" in req.flags)
+
+
+def as_request(request: scrapy.Request) -> Request:
+    """The crawl's Request of a Scrapy request, as it is now: a redirect's new URL, Scrapy's tries and
+    redirect counters (the Request it was made from is not changed)."""
+    base = request.meta.get(REQUEST)
+    if not isinstance(base, Request):
+        base = Request(request.url, "list")
+    flags = base.flags | {"dont_filter"} if request.dont_filter else base.flags - {"dont_filter"}
+    extra = {k: v for k, v in base.extra.items() if k not in CARRIED_META}  # what Scrapy does not keep
+    extra.update((k, request.meta[k]) for k in CARRIED_META if k in request.meta)
+    return Request(request.url, base.kind, base.depth, base.referrer, base.anchor, base.priority, base.profile,
+                   frozenset(flags), int(request.meta.get("retry_times", base.tries) or 0), base.not_before,
+                   dict(base.headers), extra)
 
 
 def request_priority(strategy: str, depth: int, score: float) -> int:
@@ -53,9 +81,10 @@ class XNewsSpider(scrapy.Spider):
         if not profile:
             raise ValueError("choose a profile: scrapy crawl xnews -a profile=NAME")
         self.profile_arg = profile
-        self.frontier = None  # the shared frontier when one is used (it sets itself here)
         self.crawl_delays: dict[str, float] = {}  # netloc -> robots.txt's Crawl-delay (seconds)
-        self.items_in_flight: dict[int, scrapy.Request] = {}
+        # URLs this spider asked for already: a link seen again (the menu on every list page) is not made
+        # a request for the scheduler to drop (each one costs Scrapy's middlewares and a task)
+        self.asked: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -66,6 +95,7 @@ class XNewsSpider(scrapy.Spider):
         spider.strategy = spider.profile.crawl.strategy
         for name, value in profile_settings(spider.profile, bool(settings.get("XNEWS_REDIS_URL"))).items():
             settings.set(name, value, priority="spider")  # -s on the command line still wins
+        crawler.signals.connect(spider.dropped, signal=signals.request_dropped)
         return spider
 
     async def start(self):
@@ -81,14 +111,13 @@ class XNewsSpider(scrapy.Spider):
             for url in self.profile.feeds:
                 yield self.source(url, "feed", 0)
         if "links" in modes or "feeds" in modes:  # start pages: their links, their announced feeds
+            flags = frozenset(f for f in ("links", "feeds") if f in modes)
             for url in self.profile.start_urls:
                 try:
-                    request = self.follow(canonical(url), "list", 0, 1.0)
+                    yield self.scrapy_request(Request(canonical(url), "start", 0, priority=1.0,
+                                                      profile=self.profile.name, flags=flags))
                 except UrlError as exc:
                     self.logger.error("bad start URL %s: %s", url, exc)
-                    continue
-                request.meta.update({LINKS: "links" in modes, FEEDS: "feeds" in modes})
-                yield request
 
     async def read_robots(self, site: str) -> sources.Robots:
         """The site's robots.txt beyond what Scrapy obeys (Allow/Disallow): Sitemap lines, Crawl-delay."""
@@ -108,55 +137,54 @@ class XNewsSpider(scrapy.Spider):
         return sources.Robots.parse(response.body, agent)
 
     def apply_crawl_delays(self) -> None:
-        """A Crawl-delay above the profile's delay holds for the site (the cluster's shared spacing
-        reads ``crawl_delays`` itself; Scrapy's downloader slots get it here)."""
-        downloader = self.crawler.engine.downloader
+        """A Crawl-delay above the profile's delay holds for the site: ``politeness.SitePoliteness``
+        reads ``crawl_delays`` (over all workers in a cluster, in this process alone)."""
         for netloc, delay in self.crawl_delays.items():
             self.logger.info("robots.txt of %s asks for %.2f s between requests", netloc, delay)
             self.crawler.stats.max_value("xnews/crawl_delay", delay)
-            if self.crawler.settings.get("XNEWS_REDIS_URL"):
+
+    def scrapy_request(self, req: Request) -> scrapy.Request:
+        return to_scrapy(req, self.strategy, self.parse, self.failed)
+
+    def source(self, url: str, kind: str, depth: int, referrer: str = "") -> scrapy.Request:
+        return self.scrapy_request(Request(url, kind, depth, referrer, profile=self.profile.name))
+
+    def follow(self, url: str, kind: str, depth: int, score: float, referrer: str = "") -> scrapy.Request:
+        return self.scrapy_request(Request(url, kind, depth, referrer, priority=score, profile=self.profile.name))
+
+    def new_links(self, links):
+        """The links this spider has not asked for yet (and from now on, has)."""
+        for link in links:
+            if link in self.asked:
+                self.crawler.stats.inc_value("xnews/links_seen_before")
                 continue
-            host = urlsplit(f"//{netloc}").hostname or netloc  # Scrapy's slot key: the host name
-            wanted = max(delay, self.crawler.settings.getfloat("DOWNLOAD_DELAY"))
-            downloader.per_slot_settings.setdefault(host, {})["delay"] = wanted
-            if host in downloader.slots:
-                downloader.slots[host].delay = wanted
-
-    def source(self, url: str, kind: str, depth: int) -> scrapy.Request:
-        return scrapy.Request(url, callback=self.parse, errback=self.failed, priority=SOURCE_PRIORITY,
-                              meta={KIND: kind, DEPTH: depth})
-
-    def follow(self, url: str, kind: str, depth: int, score: float) -> scrapy.Request:
-        return scrapy.Request(url, callback=self.parse, errback=self.failed,
-                              priority=request_priority(self.strategy, depth, score),
-                              meta={KIND: kind, DEPTH: depth, SCORE: score})
+            self.asked.add(link)
+            yield link
 
     # --- responses ----------------------------------------------------------------------
     def parse(self, response):
-        if response.meta.get(KIND) in ("sitemap", "feed"):
-            yield from self.read_source(response)
+        req = as_request(response.request)
+        if req.kind in SOURCES:
+            yield from self.read_source(response, req)
             self.done(response.request)
             return
         if not isinstance(response, TextResponse):
             self.crawler.stats.inc_value("xnews/not_html")
             self.done(response.request)
             return
-        kind = response.meta.get(KIND, "list")
         ctype = response.headers.get("Content-Type", b"").decode("latin-1") or None
-        if kind == "list":
-            yield from self.expand(response, ctype)
+        if req.listing:
+            yield from self.expand(response, ctype, req)
         else:
             item = self.article(response, ctype)
             if item is not None:
-                if self.frontier is not None:  # done once exported (frontier.py)
-                    self.items_in_flight[id(item)] = response.request
-                yield item
+                yield item  # the page is done once its item is exported (frontier.py: item_scraped)
                 return
         self.done(response.request)
 
-    def read_source(self, response):
+    def read_source(self, response, req: Request):
         """Page URLs of a sitemap or feed (the profile's article pattern and scope filter them)."""
-        kind, depth = response.meta[KIND], response.meta.get(DEPTH, 0)
+        kind, depth = req.kind, req.depth
         ctype = response.headers.get("Content-Type", b"").decode("latin-1")
         try:
             if kind == "sitemap":
@@ -174,33 +202,35 @@ class XNewsSpider(scrapy.Spider):
                 self.logger.warning("sitemap %s not read: indexes nested deeper than %d or more than %d sitemaps",
                                     child, sources.MAX_DEPTH, sources.MAX_SITEMAPS)
                 continue
-            yield self.source(child, "sitemap", depth + 1)
+            yield self.source(child, "sitemap", depth + 1, response.url)
+        links = []
         for url in pages:
             link = article_url(self.profile, url)
             if link is None:
                 self.crawler.stats.inc_value("xnews/listed_not_articles")
                 continue
             self.crawler.stats.inc_value("xnews/discovered")
-            yield self.follow(link, "article", 1, 1.0)
+            links.append(link)
+        for link in self.new_links(links):
+            yield self.follow(link, "article", 1, 1.0, response.url)
 
-    def expand(self, response, ctype):
+    def expand(self, response, ctype, req: Request):
         text = decode_html(response.body, ctype)[0]
-        if response.meta.get(FEEDS):
+        if req.kind == "start" and "feeds" in req.flags:
             for url in sources.announced_feeds(text, response.url):
-                yield self.source(url, "feed", 0)
-            if not response.meta.get(LINKS, True):
-                return
+                yield self.source(url, "feed", 0, response.url)
+        if req.kind == "start" and "links" not in req.flags:
+            return
         articles, lists = page_links(self.profile, text, response.url)  # the desktop crawl's links
-        depth = response.meta.get(DEPTH, 0) + 1
-        score = response.meta.get(SCORE, 1.0)
-        for link in articles:
-            yield self.follow(link, "article", depth, score)
+        depth, score = req.depth + 1, req.priority
+        for link in self.new_links(articles):
+            yield self.follow(link, "article", depth, score, response.url)
         max_depth = self.profile.crawl.max_depth
-        for link in lists:
-            if max_depth and depth > max_depth:
-                self.crawler.stats.inc_value("xnews/dropped_by_depth")
-                continue
-            yield self.follow(link, "list", depth, score)
+        if max_depth and depth > max_depth:
+            self.crawler.stats.inc_value("xnews/dropped_by_depth", len(lists))
+            return
+        for link in self.new_links(lists):
+            yield self.follow(link, "list", depth, score, response.url)
 
     def article(self, response, ctype) -> dict | None:
         article = extract(response.body, response.url, self.profile, content_type=ctype)
@@ -229,10 +259,13 @@ class XNewsSpider(scrapy.Spider):
             self.done(request)
 
     def done(self, request) -> None:
-        """The page is finished (its links are queued, its item exported or none): the shared
-        frontier may forget it. A no-op with Scrapy's own scheduler."""
-        if self.frontier is not None:
-            self.frontier.ack(request)
+        """The page is finished (its links are queued, no item): said with the ``page_done`` signal,
+        which the shared frontier hears (with Scrapy's own scheduler nobody listens)."""
+        self.crawler.signals.send_catch_log(page_done, request=request, spider=self)
+
+    def dropped(self, request, spider=None, **kwargs) -> None:
+        """The scheduler did not take a request (seen before, here or by another worker)."""
+        self.crawler.stats.inc_value("xnews/dropped")
 
 
 def profile_settings(profile: Profile, cluster: bool) -> dict:

@@ -21,7 +21,7 @@ DIST = "xnews-worker"
 PACKAGES = ("core", "classify")
 WORKER_MODULES = ("__init__", "spider", "frontier", "politeness", "pipelines", "feeds", "settings", "packaged",
                   "sources")
-CRAWL_MODULES = ("sitemaps", "feeds")  # the desktop's sitemap and feed readers (core and libraries only)
+CRAWL_MODULES = ("sitemaps", "feeds", "request")  # the desktop's sitemap and feed readers, the Request type
 WORKER_REQUIREMENTS = ("scrapy>=2.13", "redis>=4.2")  # Scrapy 2.13: the async start() the spider uses
 QT = re.compile(r"^\s*pyside6", re.IGNORECASE)
 _EPOCH = (2020, 1, 1, 0, 0, 0)

@@ -2,11 +2,14 @@
 
 The crawl's threads then never hold the app's interpreter lock, so the window stays responsive
 while they parse, classify and store at full speed. The child runs at a lower CPU priority: when
-the cores are busy the window goes first.
+the cores are busy the window goes first. Every profile crawls here, one way: a profile marked
+"render" is started through ``python -m xnews_gui.ui.crawl_child_render``, which calls ``main`` with a
+``runner`` that keeps the render pool (QtWebEngine, offscreen) in this process, where the crawl is.
 
 Protocol (UTF-8 JSON, one object a line). The app writes one request on stdin:
 ``{"data_dir", "profile" (Profile.to_dict), "options" (options_to_dict), "classifier" ("auto" |
-"none"), "skip_hidden_topics", "image_cache_limit"}``, then commands: ``pause``, ``resume``,
+"none"), "skip_hidden_topics", "image_cache_limit"}`` (with ``"cluster": redis URL`` the child follows
+that cluster's crawl of the profile instead: ``services.cluster``), then commands: ``pause``, ``resume``,
 ``stop``; stdin closing (the app went away) stops the crawl too. The child writes the crawl's
 events ``{"kind", "data"}`` on stdout, then ``{"kind": "done", "data": summary}`` or
 ``{"kind": "failed", "data": {"message"}}`` last.
@@ -30,12 +33,13 @@ MODULE = "xnews_gui.services.crawl_child"
 CHILD_NICE = 5  # background work: a third of the window's share of a core when both want it
 
 
-def child_command() -> tuple[str, list[str], dict[str, str]]:
-    """(program, arguments, environment additions) that start the child with this checkout's code."""
+def child_command(module: str = MODULE) -> tuple[str, list[str], dict[str, str]]:
+    """(program, arguments, environment additions) that start the child (``module``: its entry point)
+    with this checkout's code."""
     package_root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH", "")
     env = {"PYTHONPATH": package_root + (os.pathsep + path if path else ""), "PYTHONUNBUFFERED": "1"}
-    return sys.executable, ["-m", MODULE], env
+    return sys.executable, ["-m", module], env
 
 
 def options_to_dict(options: CrawlOptions) -> dict:
@@ -135,7 +139,9 @@ def _lower_priority() -> None:
         pass
 
 
-def main() -> int:
+def main(runner=None) -> int:
+    """The child's work; ``runner(make_handle)`` -> summary runs the crawl where it needs to (a render
+    pool's event loop: ``ui.crawl_child_render``); ``make_handle(renderer=None)`` sets the crawl up."""
     from ..core.profile import Profile
     from ..store import Store
     from .crawl import AUTO, start_crawl
@@ -155,16 +161,28 @@ def main() -> int:
     except Exception as exc:  # a bad request: say why, in one line
         channel.send("failed", {"message": f"{type(exc).__name__}: {exc}"})
         return 2
-    try:
-        handle = start_crawl(profile, store, options,
-                             lambda ev: channel.send(ev.kind, ev.data),
-                             classifier=AUTO if request.get("classifier", "auto") == "auto" else None,
-                             skip_hidden_topics=bool(request.get("skip_hidden_topics")),
-                             image_cache_limit=int(request.get("image_cache_limit") or 0))
+
+    def make_handle(renderer=None):
+        if request.get("cluster"):
+            from .cluster import ClusterFollower
+
+            handle = ClusterFollower(profile.name, str(request["cluster"]), store,
+                                     lambda ev: channel.send(ev.kind, ev.data))
+        else:
+            handle = start_crawl(profile, store, options,
+                                 lambda ev: channel.send(ev.kind, ev.data),
+                                 classifier=AUTO if request.get("classifier", "auto") == "auto" else None,
+                                 skip_hidden_topics=bool(request.get("skip_hidden_topics")),
+                                 image_cache_limit=int(request.get("image_cache_limit") or 0), renderer=renderer)
         threading.Thread(target=_listen, args=(stdin, handle), name="xnews-crawl-commands", daemon=True).start()
         channel.on_broken = handle.stop  # the app is gone: nobody reads the events any more
         channel.send("state", "running")
-        summary = handle.run()
+        return handle
+
+    try:
+        summary = make_handle().run() if runner is None else runner(make_handle)
+        if summary is None:
+            raise RuntimeError("the crawl ended without a summary")
         channel.send("done", summary)
         return 0
     except Exception as exc:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..classify import corpus
 from ..store import Store
-from ..store.models import Article
 
 
 def article_text(article) -> str:
@@ -15,6 +14,7 @@ def article_text(article) -> str:
 def training_docs(store: Store) -> list[corpus.Doc]:
     """Stored articles labelled by the user's correction, else by their site section."""
     docs = []
+    Article = store.models.Article
     query = Article.select().where(Article.user_label.is_null(False) | Article.section_label.is_null(False))
     for a in query.order_by(Article.id):
         label = (a.user_label or a.section_label or "").strip()

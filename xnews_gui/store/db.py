@@ -18,7 +18,8 @@ class StoreError(RuntimeError):
 
 
 def _v1(db: SqliteDatabase) -> None:
-    db.create_tables(ALL_MODELS)
+    with db.bind_ctx(ALL_MODELS):  # the models' own column order (the unbound classes, bound for this call)
+        db.create_tables(ALL_MODELS)
     db.execute_sql(
         "CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5("
         "title, summary, body_text, content='article', content_rowid='id', "
@@ -113,7 +114,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def connect(path: str | Path, write_lock) -> SqliteDatabase:
-    """Open (creating if needed) and migrate the database at ``path``; bind the models to it."""
+    """Open (creating if needed) and migrate the database at ``path`` (the caller binds its models to it)."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -136,7 +137,6 @@ def connect(path: str | Path, write_lock) -> SqliteDatabase:
             f"the database {path} was made by a newer XNews (schema {version}, this one knows {SCHEMA_VERSION}); "
             "update XNews or choose another data folder"
         )
-    db.bind(ALL_MODELS)
     with write_lock:
         for target in range(version, SCHEMA_VERSION):
             # IMMEDIATE, then look again: another process opening the same folder may have migrated

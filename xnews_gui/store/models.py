@@ -1,20 +1,25 @@
-"""peewee models. They have no database of their own: ``Store.open`` binds them to its database."""
+"""peewee models. They have no database of their own: each ``Store`` binds its own copies of them
+(``bind_models``) to its database, so two stores open in one process each write to their own file."""
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime, timezone
+from types import SimpleNamespace
 
 from peewee import (
     BlobField,
     BooleanField,
     CharField,
     DateTimeField,
+    FieldAccessor,
     FloatField,
     ForeignKeyField,
     IntegerField,
     Model,
     TextField,
 )
+
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
@@ -115,3 +120,19 @@ class ImageCache(BaseModel):
 
 
 ALL_MODELS = [ProfileRecord, ProfileVersion, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache]
+
+
+def bind_models(db) -> SimpleNamespace:
+    """The models bound to ``db``: a subclass of each, with the same table, fields and indexes (an
+    article's run refers to the same database's CrawlRun). The classes above stay unbound."""
+    bound: dict[str, type] = {}
+    for model in ALL_MODELS:
+        attrs = {"__module__": model.__module__, "__qualname__": model.__qualname__,
+                 "Meta": type("Meta", (), {"database": db, "table_name": model._meta.table_name})}
+        for name, f in model._meta.fields.items():  # a field hidden by a backref of the same name (CrawlRun.articles)
+            if not isinstance(model.__dict__.get(name), FieldAccessor):
+                attrs[name] = copy.deepcopy(f)
+        if model is Article:  # (no backref: it would hide CrawlRun.articles, the count)
+            attrs["run"] = ForeignKeyField(bound["CrawlRun"], null=True, backref="+", on_delete="SET NULL")
+        bound[model.__name__] = type(model.__name__, (model,), attrs)
+    return SimpleNamespace(**bound, all=list(bound.values()))

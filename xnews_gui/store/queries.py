@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from peewee import SqliteDatabase
 
-from .models import Article, utcnow
+from .models import utcnow
 from .repo import article_dict, fts_query
 
 # column name -> SQL expression used to order by it
@@ -145,21 +145,23 @@ class Queries:
 
     def articles_for_export(self, ids: list[int]) -> list[dict]:
         """Full article dicts (repo.article_dict) for these ids, in the given order."""
+        m = self.models
         by_id = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            by_id.update({a.id: a for a in Article.select().where(Article.id.in_(chunk))})
+            by_id.update({a.id: a for a in m.Article.select().where(m.Article.id.in_(chunk))})
         return [article_dict(by_id[i]) for i in ids if i in by_id]
 
     def articles_in_order(self, profile: str | None = None, limit: int = 0,
                           skip_duplicates: bool = False) -> list[dict]:
         """Full article dicts, oldest first (all, or one profile's; at most ``limit`` when > 0);
         ``skip_duplicates``: only the first stored article of each story."""
-        q = Article.select().order_by(Article.id)
+        m = self.models
+        q = m.Article.select().order_by(m.Article.id)
         if profile:
-            q = q.where(Article.profile == profile)
+            q = q.where(m.Article.profile == profile)
         if skip_duplicates:
-            q = q.where(Article.dup_group.is_null() | (Article.dup_group == Article.id))
+            q = q.where(m.Article.dup_group.is_null() | (m.Article.dup_group == m.Article.id))
         if limit:
             q = q.limit(limit)
         return [article_dict(a) for a in q]

@@ -18,7 +18,7 @@ from ..core.extract import Article as ExtractedArticle
 from ..core.profile import Profile
 from ..core.raw_tidy import tidy_packs
 from ..core.urls import UrlError, canonical
-from .models import Article, Category, CrawlRun, FailedExtraction, ImageCache, Page, ProfileRecord, utcnow
+from .models import Article, CrawlRun, ImageCache, utcnow
 
 SKIPPED = "skipped"  # Page.kind of an article page not stored because the user skips its topic
 INTERRUPTED = "interrupted"  # CrawlRun.status of a run whose process died without finishing it
@@ -84,11 +84,13 @@ class Records:
 
     # --- profiles ---------------------------------------------------------------
     def load_profile(self, name: str) -> Profile | None:
-        rec = ProfileRecord.get_or_none(ProfileRecord.name == name)
+        m = self.models
+        rec = m.ProfileRecord.get_or_none(m.ProfileRecord.name == name)
         return Profile.from_json(rec.json) if rec else None
 
     def profile_names(self) -> list[str]:
-        return [r.name for r in ProfileRecord.select(ProfileRecord.name).order_by(ProfileRecord.name)]
+        m = self.models
+        return [r.name for r in m.ProfileRecord.select(m.ProfileRecord.name).order_by(m.ProfileRecord.name)]
 
     # --- articles ---------------------------------------------------------------
     def store_article(self, article: ExtractedArticle, profile: str, category: str | None = None,
@@ -137,42 +139,47 @@ class Records:
         return found
 
     def is_known(self, url: str) -> bool:
+        m = self.models
         try:
             url = canonical(url)
         except UrlError:
             return False
-        return (Article.select().where(Article.url == url).exists()
-                or Page.select().where((Page.url == url) & (Page.kind == SKIPPED)).exists())
+        return (m.Article.select().where(m.Article.url == url).exists()
+                or m.Page.select().where((m.Page.url == url) & (m.Page.kind == SKIPPED)).exists())
 
     def mark_skipped(self, url: str, reason: str) -> None:
         """Remember an article page left out for its topic, so an incremental crawl does not fetch it again."""
         self.record_page(canonical(url), 200, kind=SKIPPED, error=reason)
 
     def get_article(self, article_id: int) -> Article | None:
-        return Article.get_or_none(Article.id == article_id)
+        m = self.models
+        return m.Article.get_or_none(m.Article.id == article_id)
 
     def article_id_for_url(self, url: str) -> int | None:
         """The id of the article stored for this page (any spelling of its URL), or None."""
+        m = self.models
         try:
             url = canonical(url)
         except UrlError:
             return None
-        row = Article.select(Article.id).where(Article.url == url).first()
+        row = m.Article.select(m.Article.id).where(m.Article.url == url).first()
         return row.id if row else None
 
     def list_articles(self, profile: str | None = None, limit: int = 50, offset: int = 0,
                       category: str | None = None) -> list[Article]:
-        q = Article.select().order_by(Article.id.desc())
+        m = self.models
+        q = m.Article.select().order_by(m.Article.id.desc())
         if profile:
-            q = q.where(Article.profile == profile)
+            q = q.where(m.Article.profile == profile)
         if category:
-            q = q.where(Article.category == category)
+            q = q.where(m.Article.category == category)
         return list(q.limit(limit).offset(offset))
 
     def count_articles(self, profile: str | None = None) -> int:
-        q = Article.select()
+        m = self.models
+        q = m.Article.select()
         if profile:
-            q = q.where(Article.profile == profile)
+            q = q.where(m.Article.profile == profile)
         return q.count()
 
     def search_ids(self, text: str, limit: int = 100000) -> list[int]:
@@ -185,23 +192,28 @@ class Records:
         return [row[0] for row in cursor.fetchall()]
 
     def search(self, text: str, limit: int = 50) -> list[Article]:
+        m = self.models
         ids = self.search_ids(text, limit)
         if not ids:
             return []
-        by_id = {a.id: a for a in Article.select().where(Article.id.in_(ids))}
+        by_id = {a.id: a for a in m.Article.select().where(m.Article.id.in_(ids))}
         return [by_id[i] for i in ids if i in by_id]
 
     def set_category(self, article_id: int, label: str | None, confidence: float | None = None) -> None:
+        m = self.models
         with self.write_lock:
-            Article.update(category=label, confidence=confidence).where(Article.id == article_id).execute()
+            m.Article.update(category=label, confidence=confidence).where(m.Article.id == article_id).execute()
 
     def set_user_label(self, article_id: int, label: str | None) -> None:
         """A correction made by the user; used by the next training run."""
+        m = self.models
         with self.write_lock:
-            Article.update(user_label=label, category=label if label else Article.category,
-                           confidence=1.0 if label else Article.confidence).where(Article.id == article_id).execute()
+            m.Article.update(user_label=label, category=label if label else m.Article.category,
+                             confidence=1.0 if label else m.Article.confidence
+                             ).where(m.Article.id == article_id).execute()
 
     def set_flags(self, article_id: int, read: bool | None = None, starred: bool | None = None) -> None:
+        m = self.models
         changes = {}
         if read is not None:
             changes["read"] = read
@@ -209,33 +221,37 @@ class Records:
             changes["starred"] = starred
         if changes:
             with self.write_lock:
-                Article.update(**changes).where(Article.id == article_id).execute()
+                m.Article.update(**changes).where(m.Article.id == article_id).execute()
 
     # --- categories ---------------------------------------------------------------
     def hidden_categories(self) -> set[str]:
-        return {c.name for c in Category.select().where(Category.hidden == True)}  # noqa: E712
+        m = self.models
+        return {c.name for c in m.Category.select().where(m.Category.hidden == True)}  # noqa: E712
 
     def set_category_hidden(self, name: str, hidden: bool) -> None:
+        m = self.models
         with self.write_lock, self.db.atomic("IMMEDIATE"):
-            cat, _ = Category.get_or_create(name=name)
+            cat, _ = m.Category.get_or_create(name=name)
             cat.hidden = hidden
             cat.save()
 
     def label_counts(self) -> list[tuple[str, int]]:
         """(category, number of articles) for every category in use."""
-        query = (Article.select(Article.category, fn.COUNT(Article.id).alias("n"))
-                 .where(Article.category.is_null(False)).group_by(Article.category))
+        m = self.models
+        query = (m.Article.select(m.Article.category, fn.COUNT(m.Article.id).alias("n"))
+                 .where(m.Article.category.is_null(False)).group_by(m.Article.category))
         return [(row.category, row.n) for row in query]
 
     # --- pages, failures and runs ---------------------------------------------------
     def record_page(self, url: str, status: int, encoding: str = "", content_type: str = "",
                     raw_path: str = "", kind: str = "", error: str = "") -> None:
+        m = self.models
         with self.write_lock:
-            Page.insert(url=url, status=status, encoding=encoding, content_type=content_type,
+            m.Page.insert(url=url, status=status, encoding=encoding, content_type=content_type,
                         raw_path=raw_path, kind=kind, error=error, fetched_at=utcnow()).on_conflict(
-                conflict_target=[Page.url],
-                update={Page.status: status, Page.encoding: encoding, Page.content_type: content_type,
-                        Page.raw_path: raw_path, Page.kind: kind, Page.error: error, Page.fetched_at: utcnow()},
+                conflict_target=[m.Page.url],
+                update={m.Page.status: status, m.Page.encoding: encoding, m.Page.content_type: content_type,
+                        m.Page.raw_path: raw_path, m.Page.kind: kind, m.Page.error: error, m.Page.fetched_at: utcnow()},
             ).execute()
 
     def tidy_raw_pages(self) -> int:
@@ -259,65 +275,75 @@ class Records:
         return tidy.freed_bytes
 
     def record_failure(self, profile: str, url: str, reason: str) -> None:
+        m = self.models
         with self.write_lock:
-            FailedExtraction.create(profile=profile, url=url, reason=reason)
+            m.FailedExtraction.create(profile=profile, url=url, reason=reason)
 
     def start_run(self, profile: str) -> int:
+        m = self.models
         with self.write_lock:
-            return CrawlRun.create(profile=profile, pid=os.getpid()).id
+            return m.CrawlRun.create(profile=profile, pid=os.getpid()).id
 
     def finish_run(self, run_id: int, status: str, stats: dict) -> None:
+        m = self.models
         with self.write_lock:
-            CrawlRun.update(
+            m.CrawlRun.update(
                 finished=utcnow(), status=status, pages=int(stats.get("pages", 0)),
                 articles=int(stats.get("articles", 0)), errors=int(stats.get("errors", 0)),
                 stats_json=json.dumps(stats, ensure_ascii=False, default=str),
-            ).where(CrawlRun.id == run_id).execute()
+            ).where(m.CrawlRun.id == run_id).execute()
 
     def mark_interrupted_runs(self) -> int:
         """Runs still 'running' whose process is gone (killed, crashed) become 'interrupted'; how many."""
+        m = self.models
         with self.write_lock:
-            stale = [r.id for r in CrawlRun.select(CrawlRun.id, CrawlRun.pid, CrawlRun.started)
-                     .where(CrawlRun.status == "running") if not _run_process_alive(r.pid, r.started)]
+            stale = [r.id for r in m.CrawlRun.select(m.CrawlRun.id, m.CrawlRun.pid, m.CrawlRun.started)
+                     .where(m.CrawlRun.status == "running") if not _run_process_alive(r.pid, r.started)]
             if stale:
-                CrawlRun.update(status=INTERRUPTED, finished=utcnow()).where(CrawlRun.id.in_(stale)).execute()
+                m.CrawlRun.update(status=INTERRUPTED, finished=utcnow()).where(m.CrawlRun.id.in_(stale)).execute()
         return len(stale)
 
     def recent_runs(self, limit: int = 20, profile: str | None = None) -> list[CrawlRun]:
-        q = CrawlRun.select().order_by(CrawlRun.id.desc())
+        m = self.models
+        q = m.CrawlRun.select().order_by(m.CrawlRun.id.desc())
         if profile:
-            q = q.where(CrawlRun.profile == profile)
+            q = q.where(m.CrawlRun.profile == profile)
         return list(q.limit(limit))
 
     def last_runs(self) -> dict[str, CrawlRun]:
         """Each profile's latest run that has ended (its summary is in ``stats_json``)."""
-        ended = (CrawlRun.select(fn.MAX(CrawlRun.id)).where(CrawlRun.status != "running")
-                 .group_by(CrawlRun.profile))
-        return {r.profile: r for r in CrawlRun.select().where(CrawlRun.id.in_(ended))}
+        m = self.models
+        ended = (m.CrawlRun.select(fn.MAX(m.CrawlRun.id)).where(m.CrawlRun.status != "running")
+                 .group_by(m.CrawlRun.profile))
+        return {r.profile: r for r in m.CrawlRun.select().where(m.CrawlRun.id.in_(ended))}
 
     # --- image cache index ----------------------------------------------------------
     def record_image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0,
                      error: str = "") -> None:
         """Remember where an image's bytes lie (content-addressed by SHA-256) or why it failed."""
+        m = self.models
         with self.write_lock:
-            ImageCache.insert(url=url, sha256=sha256, content_type=content_type, size=size, error=error).on_conflict(
-                conflict_target=[ImageCache.url],
-                update={ImageCache.sha256: sha256, ImageCache.content_type: content_type,
-                        ImageCache.size: size, ImageCache.error: error},
+            m.ImageCache.insert(url=url, sha256=sha256, content_type=content_type, size=size, error=error).on_conflict(
+                conflict_target=[m.ImageCache.url],
+                update={m.ImageCache.sha256: sha256, m.ImageCache.content_type: content_type,
+                        m.ImageCache.size: size, m.ImageCache.error: error},
             ).execute()
 
     def image_record(self, url: str) -> ImageCache | None:
         """The ImageCache row for an image URL, or None when it was never fetched."""
-        return ImageCache.get_or_none(ImageCache.url == url)
+        m = self.models
+        return m.ImageCache.get_or_none(m.ImageCache.url == url)
 
     def image_records(self, urls: Iterable[str]) -> list[ImageCache]:
         """The cached (fetched, not failed) ImageCache rows among these URLs."""
+        m = self.models
         urls = list(dict.fromkeys(urls))
-        out: list[ImageCache] = []
+        out: list[m.ImageCache] = []
         for start in range(0, len(urls), 500):
             chunk = urls[start : start + 500]
-            out.extend(r for r in ImageCache.select().where(ImageCache.url.in_(chunk)) if r.sha256 and not r.error)
+            out.extend(r for r in m.ImageCache.select().where(m.ImageCache.url.in_(chunk)) if r.sha256 and not r.error)
         return out
 
     def image_cache_bytes(self) -> int:
-        return int(ImageCache.select(fn.COALESCE(fn.SUM(ImageCache.size), 0)).scalar() or 0)
+        m = self.models
+        return int(m.ImageCache.select(fn.COALESCE(fn.SUM(m.ImageCache.size), 0)).scalar() or 0)

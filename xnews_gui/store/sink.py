@@ -220,6 +220,7 @@ class StoreSink:
     def release(self) -> None:
         """The calling thread is done writing (the crawl's pipeline, at the end of each pass): the raw
         pages of earlier passes that were crawled again are dropped, then its connection closed."""
+        self.flush()
         try:
             self.store.tidy_raw_pages()
         except Exception:  # tidying is housekeeping: never lose a crawl over it

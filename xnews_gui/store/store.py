@@ -6,8 +6,9 @@
 
 WAL journal: readers run on any thread at the same time as the one writer; every
 write takes ``store.write_lock`` (one writer per process), so a write waits for the
-crawl's batch instead of failing with "database is locked". peewee models are bound
-to the store's database when it opens (one open store per process at a time).
+crawl's batch instead of failing with "database is locked". Each store has its own peewee
+models bound to its own database (``store.models.Article``...): two stores open in one process
+never write into each other's file.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from peewee import SqliteDatabase
 from ..paths import database_path, image_cache_dir, raw_pages_dir
 from .db import StoreError, connect
 from .duplicates import Duplicates
+from .models import bind_models
 from .queries import Queries
 from .repo import Records
 from .versions import Versions
@@ -31,6 +33,7 @@ __all__ = ["Store", "StoreError"]
 class Store(Versions, Records, Queries, Duplicates):
     def __init__(self, db: SqliteDatabase, root: Path, write_lock: threading.RLock):
         self.db = db
+        self.models = bind_models(db)  # this store's model classes
         self.root = Path(root)  # the data folder (images, raw pages and crawl state lie beside the database)
         self.write_lock = write_lock
 

@@ -14,7 +14,7 @@ from peewee import SqliteDatabase, fn
 
 from ..core.profile import Profile
 from .db import StoreError
-from .models import ProfileRecord, ProfileVersion, utcnow
+from .models import ProfileVersion, utcnow
 
 KEEP_VERSIONS = 50
 MAX_REASON = 200
@@ -27,14 +27,15 @@ class Versions:
 
     def save_profile(self, profile: Profile, reason: str = "saved") -> int:
         """Store the profile (replacing one of the same name) and record a version; its number."""
+        m = self.models
         text = profile.to_json()
         reason = " ".join(str(reason).split())[:MAX_REASON] or "saved"
         # IMMEDIATE: the write lock is taken before the newest version is read, so two processes
         # saving at once (the app and `profiles import`) number their versions one after the other
         with self.write_lock, self.db.atomic("IMMEDIATE"):
-            rec = ProfileRecord.get_or_none(ProfileRecord.name == profile.name)
+            rec = m.ProfileRecord.get_or_none(m.ProfileRecord.name == profile.name)
             if rec is None:
-                ProfileRecord.create(name=profile.name, json=text)
+                m.ProfileRecord.create(name=profile.name, json=text)
             elif rec.json != text:
                 rec.json = text
                 rec.updated = utcnow()
@@ -42,29 +43,33 @@ class Versions:
             return self._record_version(profile.name, text, reason)
 
     def _record_version(self, name: str, text: str, reason: str) -> int:
-        newest = (ProfileVersion.select().where(ProfileVersion.profile == name)
-                  .order_by(ProfileVersion.number.desc()).first())
+        m = self.models
+        newest = (m.ProfileVersion.select().where(m.ProfileVersion.profile == name)
+                  .order_by(m.ProfileVersion.number.desc()).first())
         if newest is not None and newest.json == text:
             return newest.number
         number = (newest.number + 1) if newest is not None else 1
-        ProfileVersion.create(profile=name, number=number, reason=reason, json=text)
-        ProfileVersion.delete().where(
-            (ProfileVersion.profile == name) & (ProfileVersion.number <= number - KEEP_VERSIONS)
+        m.ProfileVersion.create(profile=name, number=number, reason=reason, json=text)
+        m.ProfileVersion.delete().where(
+            (m.ProfileVersion.profile == name) & (m.ProfileVersion.number <= number - KEEP_VERSIONS)
         ).execute()
         return number
 
     def profile_history(self, name: str) -> list[ProfileVersion]:
         """The kept versions of a profile, newest first (empty for an unknown name): number, at and
         reason only (``json`` is None; ``profile_version`` reads one version's JSON)."""
-        return list(ProfileVersion.select(ProfileVersion.id, ProfileVersion.profile, ProfileVersion.number,
-                                          ProfileVersion.at, ProfileVersion.reason)
-                    .where(ProfileVersion.profile == name).order_by(ProfileVersion.number.desc()))
+        m = self.models
+        return list(m.ProfileVersion.select(m.ProfileVersion.id, m.ProfileVersion.profile, m.ProfileVersion.number,
+                                          m.ProfileVersion.at, m.ProfileVersion.reason)
+                    .where(m.ProfileVersion.profile == name).order_by(m.ProfileVersion.number.desc()))
 
     def profile_version(self, name: str, number: int) -> ProfileVersion | None:
-        return ProfileVersion.get_or_none((ProfileVersion.profile == name) & (ProfileVersion.number == number))
+        m = self.models
+        return m.ProfileVersion.get_or_none((m.ProfileVersion.profile == name) & (m.ProfileVersion.number == number))
 
     def latest_version_number(self, name: str) -> int | None:
-        return ProfileVersion.select(fn.MAX(ProfileVersion.number)).where(ProfileVersion.profile == name).scalar()
+        m = self.models
+        return m.ProfileVersion.select(fn.MAX(m.ProfileVersion.number)).where(m.ProfileVersion.profile == name).scalar()
 
     def revert_profile(self, name: str, number: int) -> tuple[Profile, int]:
         """Make version ``number`` the current profile again (recorded as a new version): (profile, new number)."""
@@ -79,6 +84,7 @@ class Versions:
 
     def delete_profile(self, name: str) -> bool:
         """Delete a profile and its versions."""
+        m = self.models
         with self.write_lock, self.db.atomic("IMMEDIATE"):
-            ProfileVersion.delete().where(ProfileVersion.profile == name).execute()
-            return ProfileRecord.delete().where(ProfileRecord.name == name).execute() > 0
+            m.ProfileVersion.delete().where(m.ProfileVersion.profile == name).execute()
+            return m.ProfileRecord.delete().where(m.ProfileRecord.name == name).execute() > 0

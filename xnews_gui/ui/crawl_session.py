@@ -3,8 +3,9 @@
 The crawl runs in a child process (services/crawl_child.py): its threads never hold this
 process's interpreter lock, so painting and clicks are not kept waiting by a full-speed crawl.
 Its events arrive as JSON lines on a pipe read by the event loop; pause, resume and stop go
-back the same way. A profile marked "render" is crawled in a worker thread here instead: its
-pages are rendered by the app's own offscreen browser pages (ui/render_pool.py).
+back the same way. Every profile crawls this one way: a profile marked "render" starts the child
+through ``ui/crawl_child_render.py``, which keeps its render pool (offscreen QtWebEngine pages)
+in the child, where the crawl is.
 Events only append to a deque; a GUI timer drains it a few times a second and emits one
 signal per kind with everything that arrived, so a fast crawl cannot flood the event loop.
 """
@@ -19,10 +20,9 @@ import time
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 from ..core.profile import Profile
-from ..services.crawl import start_crawl
-from ..services.crawl_child import child_command, options_to_dict
+from ..services.crawl_child import MODULE, child_command, options_to_dict
 from ..store import Store
-from . import workers
+from .crawl_child_render import MODULE as RENDER_MODULE
 
 log = logging.getLogger(__name__)
 
@@ -44,27 +44,25 @@ class CrawlSession(QObject):
     finished = Signal(dict)  # the engine's summary
 
     def __init__(self, profile: Profile, store: Store, options, classifier=None, parent=None,
-                 image_cache_limit: int = 0):
+                 image_cache_limit: int = 0, cluster_url: str = ""):
         """``classifier``: None crawls without topics; otherwise the data folder's topic model is used
-        (the child process loads it; a "render" profile's crawl calls this loader or model)."""
+        (the child process loads it). ``cluster_url``: follow the profile's crawl by Scrapy workers
+        sharing that Redis instead (their items stored as they come: services/cluster.py)."""
         super().__init__(parent)
         self.profile = profile
         self.store = store
         self.options = options
         self.classifier = classifier
         self.image_cache_limit = image_cache_limit
+        self.cluster_url = cluster_url
         self.state = "idle"
         self.stats: dict = {}
         self.summary: dict | None = None
         self.started_at: float | None = None
         self._events: collections.deque = collections.deque()
-        self._handle = None
-        self._worker = None
-        self._stop_requested = False
         self._timer = QTimer(self, interval=DRAIN_MS)
         self._timer.timeout.connect(self._drain)
-        self._render_pool = None  # offscreen pages for a profile marked "render" (ui/render_pool.py)
-        self._process: QProcess | None = None  # the crawl's child process (profiles not marked "render")
+        self._process: QProcess | None = None  # the crawl's child process
         self._output = b""  # a line of the child's output not complete yet
         self._ended: tuple[str, object] | None = None  # the child's last word: ("done", summary) | ("failed", msg)
         # the last run's QProcess, deleted when the next run starts: deleting a QProcess from its own
@@ -89,18 +87,7 @@ class CrawlSession(QObject):
         self.started_at = time.time()
         self._set_state("starting")
         self._timer.start()
-        self._stop_requested = False
-        if self.profile.render is None:
-            self._start_process()
-            return
-        if self._render_pool is None:
-            from .render_pool import RenderPool
-
-            self._render_pool = RenderPool(2, parent=self)
-        self._worker = workers.Worker(self._run)
-        self._worker.signals.result.connect(self._done)
-        self._worker.signals.error.connect(self._crashed)
-        workers.start(self._worker, workers.crawl_pool())
+        self._start_process()
 
     def pause(self) -> None:
         if self.state == "running" and self._command("pause"):
@@ -113,7 +100,6 @@ class CrawlSession(QObject):
     def stop(self) -> None:
         if self.is_active():
             self._set_state("stopping")
-            self._stop_requested = True
             self._command("stop")
 
     def wait(self, timeout_ms: int) -> bool:
@@ -127,15 +113,9 @@ class CrawlSession(QObject):
         return process.waitForFinished(1000)
 
     def _command(self, command: str) -> bool:
-        if self._process is not None:
-            if self._process.state() == QProcess.ProcessState.NotRunning:
-                return False
-            self._process.write(command.encode() + b"\n")
-            return True
-        handle = self._handle
-        if handle is None:
+        if self._process is None or self._process.state() == QProcess.ProcessState.NotRunning:
             return False
-        getattr(handle, command)()
+        self._process.write(command.encode() + b"\n")
         return True
 
     # --- the child process --------------------------------------------------------------
@@ -143,7 +123,7 @@ class CrawlSession(QObject):
         if self._finished_process is not None:
             self._finished_process.deleteLater()
             self._finished_process = None
-        program, args, env = child_command()
+        program, args, env = child_command(MODULE if self.profile.render is None else RENDER_MODULE)
         environment = QProcessEnvironment.systemEnvironment()
         for key, value in env.items():
             environment.insert(key, value)
@@ -158,6 +138,8 @@ class CrawlSession(QObject):
                    "options": options_to_dict(self.options),
                    "classifier": "none" if self.classifier is None else "auto",
                    "skip_hidden_topics": skip_hidden_topics(), "image_cache_limit": self.image_cache_limit}
+        if self.cluster_url:
+            request["cluster"] = self.cluster_url
         process.start(program, args)
         process.write(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
 
@@ -202,21 +184,6 @@ class CrawlSession(QObject):
             self._process = None
             self._crashed(f"the crawl's process could not start: {error.name}")
 
-    # --- worker thread (a profile marked "render") ------------------------------------------------
-    def _run(self) -> dict:
-        handle = start_crawl(self.profile, self.store, self.options,
-                             lambda ev: self._events.append((ev.kind, ev.data)), classifier=self.classifier,
-                             skip_hidden_topics=skip_hidden_topics(), image_cache_limit=self.image_cache_limit,
-                             renderer=self._render_pool)
-        self._handle = handle
-        if self._stop_requested:
-            handle.stop()
-        self._events.append(("state", "running"))
-        try:
-            return handle.run()
-        finally:
-            self._handle = None
-
     # --- GUI thread -------------------------------------------------------------------
     def _drain(self) -> None:
         articles, errors, logs, stats, summary = [], [], [], None, None
@@ -255,10 +222,6 @@ class CrawlSession(QObject):
         self._finish(self.summary or dict(self.stats, status="failed"), "failed")
 
     def _finish(self, summary: dict, state: str) -> None:
-        if self._render_pool is not None:  # its pages go before their profile (Qt's order)
-            self._render_pool.close()
-            self._render_pool.deleteLater()
-            self._render_pool = None
         self._drain()
         self._timer.stop()
         self.summary = summary

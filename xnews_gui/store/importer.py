@@ -1,4 +1,5 @@
-"""``import-items``: JSON lines written by Scrapy workers -> articles in the desktop store.
+"""``import-items``: JSON lines written by Scrapy workers -> articles in the desktop store (the desktop
+side of the cluster: it lives with the store, not among the worker modules of ``scale``).
 
 Each line goes through the crawl's own sink (``StoreSink``), so it gets what a desktop crawl
 gives: one article per canonical URL (and per text), full-text search, topic and section. The
@@ -13,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.extract import Article, html_to_text
+from ..core.profile import is_profile_name
 from ..core.sanitize import sanitize_html
 from ..core.urls import UrlError, absolute, canonical, is_allowed_scheme
-from ..store.sink import StoreSink
-from .packaged import _plain
+from .sink import StoreSink
 
 MAX_LINE = 20 * 1024 * 1024
 BATCH = 200
@@ -42,7 +43,7 @@ def import_files(files: list[Path], store, default_profile: str | None = None) -
             raise ImportError_(f"{path} is a folder: give the JSON-lines files in it (e.g. {path / '*.jsonl'})")
         if not path.is_file():
             raise ImportError_(f"file not found: {path}" if not path.exists() else f"{path} is not a regular file")
-    if default_profile is not None and not _plain(default_profile):
+    if default_profile is not None and not is_profile_name(default_profile):
         raise ImportError_(f"{default_profile!r} is not a profile name")
     report = ImportReport()
     sinks: dict[str, StoreSink] = {}
@@ -53,9 +54,9 @@ def import_files(files: list[Path], store, default_profile: str | None = None) -
                 name = row[0]
                 pending.setdefault(name, []).append((where, row[1:]))
                 if len(pending[name]) >= BATCH:
-                    _store(sinks, store, name, pending.pop(name), report)
+                    store_items(sinks, store, name, pending.pop(name), report)
         for name, rows in pending.items():
-            _store(sinks, store, name, rows, report)
+            store_items(sinks, store, name, rows, report)
     finally:
         for sink in sinks.values():
             sink.flush()
@@ -72,7 +73,7 @@ def _rows(path: Path, default_profile: str | None, report: ImportReport):
             if not raw.strip():
                 continue
             try:
-                yield where, _row(raw, default_profile)
+                yield where, parse_item(raw, default_profile)
             except ValueError as exc:
                 report.problems.append(f"{where}: {exc}")
 
@@ -93,7 +94,9 @@ def _lines(handle):
         yield line
 
 
-def _row(raw: bytes, default_profile: str | None) -> tuple:
+def parse_item(raw: bytes, default_profile: str | None) -> tuple:
+    """(profile, article, topic, confidence, section) of one worker item (a JSON line); ValueError
+    with the reason for anything that is not a good item."""
     try:
         item = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -126,7 +129,7 @@ def _row(raw: bytes, default_profile: str | None) -> tuple:
         if not is_allowed_scheme(values["image"]):
             raise ValueError(f"image {values['image'][:80]!r} is not an http(s) URL")
     profile = item.get("profile") or default_profile
-    if not isinstance(profile, str) or not _plain(profile):
+    if not isinstance(profile, str) or not is_profile_name(profile):
         raise ValueError("no profile name (give --profile)")
     topic, section, confidence = item.get("topic"), item.get("section"), item.get("confidence")
     if topic is not None and not isinstance(topic, str) or section is not None and not isinstance(section, str):
@@ -144,7 +147,10 @@ def _row(raw: bytes, default_profile: str | None) -> tuple:
     return profile, article, topic or None, float(confidence) if confidence is not None else None, section or None
 
 
-def _store(sinks: dict, store, profile: str, rows: list, report: ImportReport) -> None:
+def store_items(sinks: dict, store, profile: str, rows: list, report: ImportReport) -> list:
+    """Items of one profile, [(where, (article, topic, confidence, section))], in one transaction
+    (``sinks``: the StoreSink of each profile, made here when missing); the report counts them.
+    Returns, per item, (id, created) or the exception storing it raised."""
     sink = sinks.get(profile)
     if sink is None:
         sink = sinks[profile] = StoreSink(store, profile)
@@ -156,3 +162,4 @@ def _store(sinks: dict, store, profile: str, rows: list, report: ImportReport) -
             report.created += 1
         else:
             report.duplicates += 1
+    return outcomes

@@ -1,0 +1,59 @@
+"""The app follows a cluster crawl live: a crawl session made with a Redis URL runs the crawl's child
+process as a follower, which stores the workers' items as they arrive in Redis and sends the same
+signals a desktop crawl sends (the dashboard's card and chart are fed by them)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from xnews_gui.crawl import CrawlOptions
+from xnews_gui.ui.crawl_session import CrawlSession
+
+from ..integration.scale_helpers import RedisServer, which_redis
+
+
+def worker_item(n: int) -> str:
+    """A line as a worker pushes it (scale/frontier.py, with its page's acknowledgement: the item, in JSON)."""
+    return json.dumps({"url": f"http://news.test/the-thao/bai-{n}.htm", "title": f"Đội tuyển thắng trận {n}",
+                       "summary": "Tóm tắt.", "image": "", "body_html": f"<p>Bóng đá hôm nay, trận {n}.</p>",
+                       "body_text": f"Bóng đá hôm nay, trận {n}.", "author": "", "date": "", "topic": "The thao",
+                       "confidence": 0.9, "section": "The thao", "profile": "demo"}, ensure_ascii=False)
+
+
+def test_a_session_follows_a_cluster_crawl_and_stores_its_items_as_they_come(qtbot, store, demo_profile, tmp_path):
+    if which_redis() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    redis = RedisServer(tmp_path)
+    try:
+        client, prefix = redis.client, "xnews:demo:"
+        alive_until = lambda: int(time.time() * 1000) + 60_000  # noqa: E731 - a worker's heartbeat deadline
+        client.zadd(prefix + "workers", {"host:1:w": alive_until()})  # one worker crawling
+        client.zadd(prefix + "queue", {"1 {}": 0})
+        client.rpush(prefix + "items", *[worker_item(n) for n in range(12)])
+        client.hset(prefix + "stats", "pages", 20)
+        session = CrawlSession(demo_profile, store, CrawlOptions(), cluster_url=redis.url)
+        arrived, stats = [], []
+        session.articlesStored.connect(arrived.extend)
+        session.statsChanged.connect(stats.append)
+        session.start()
+        qtbot.waitUntil(lambda: len(arrived) == 12, timeout=30_000)
+        assert session.is_active(), "the follower stopped while the worker was still crawling"
+        assert stats and stats[-1]["pages"] == 20 and stats[-1]["workers"] == 1
+        client.rpush(prefix + "items", *[worker_item(n) for n in range(12, 20)], worker_item(3))  # one again
+        client.hset(prefix + "stats", "pages", 33)
+        qtbot.waitUntil(lambda: len(arrived) == 20, timeout=30_000)
+        with qtbot.waitSignal(session.finished, timeout=30_000) as done:
+            client.delete(prefix + "queue")
+            client.zrem(prefix + "workers", "host:1:w")  # the worker left: the crawl is over
+        summary = done.args[0]
+    finally:
+        redis.stop()
+    assert summary["status"] == "finished" and summary["articles"] == 20 and summary["duplicates"] == 1
+    assert summary["pages"] == 33 and session.state == "finished"
+    stored = {a["id"]: a for a in store.articles_in_order()}
+    assert len(stored) == 20 and {a["id"] for a in arrived} <= set(stored)
+    assert all(stored[a["id"]]["title"] == a["title"] for a in arrived)

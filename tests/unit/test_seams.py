@@ -1,0 +1,82 @@
+"""The crawl's house shows its seams: in crawl/, scale/, store/ and services/ no module is over ~400
+lines, the modules of a package import each other without a circle, and no module uses a private
+name (``_x``) that another module of XNews defines: stages meet through what they make public."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from .test_layers import PACKAGE, find_cycle, module_graph
+
+PACKAGES = ("crawl", "scale", "store", "services")
+MAX_LINES = 400
+LIBRARY_NAMES = {"_meta"}  # peewee's documented Model._meta (a module of ours has a _meta of its own)
+
+
+def _modules(packages=PACKAGES, root: Path = PACKAGE) -> list[Path]:
+    return [p for name in packages for p in sorted((root / name).glob("*.py"))]
+
+
+def private_definitions(tree: ast.AST) -> set[str]:
+    """Private names a module defines: functions, classes, module globals, attributes set on self/cls."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+    return {n for n in out if n.startswith("_") and not n.startswith("__")}
+
+
+def foreign_private_uses(paths: list[Path], scope: list[Path]) -> list[str]:
+    """Uses in ``scope`` of a private name defined by another module of ``paths`` and not by itself."""
+    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in paths}
+    defined = {p: private_definitions(t) for p, t in trees.items()}
+    found = []
+    for path in scope:
+        others = set().union(*(d for p, d in defined.items() if p != path))
+        foreign = others - defined[path] - LIBRARY_NAMES
+        for node in ast.walk(trees[path]):
+            if isinstance(node, ast.Attribute) and node.attr in foreign:
+                owner = node.value
+                if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                    continue
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)[:60]}")
+            elif isinstance(node, ast.ImportFrom):
+                found += [f"{path.name}:{node.lineno}: imports {a.name}" for a in node.names if a.name in foreign]
+    return found
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_is_over_400_lines(path):
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_modules_of_a_package_import_each_other_without_a_circle(package):
+    graph = module_graph(PACKAGE / package)
+    cycle = find_cycle({k: v - {f"xnews_gui.{package}.__init__"} for k, v in graph.items()})
+    assert cycle is None, f"import cycle: {' -> '.join(cycle)}"
+
+
+def test_no_module_uses_another_ones_private_names():
+    everything = sorted(PACKAGE.rglob("*.py"))
+    assert foreign_private_uses(everything, _modules()) == []
+
+
+def test_the_private_name_check_sees_a_stage_reaching_inside_another(tmp_path):
+    (tmp_path / "engine.py").write_text("class Crawler:\n    def __init__(self):\n        self._cond = 1\n"
+                                        "def _helper():\n    pass\n")
+    (tmp_path / "queueing.py").write_text("from .engine import _helper\nclass Queuer:\n"
+                                          "    def __init__(self, c):\n        self._own = c._cond\n"
+                                          "    def f(self):\n        return self._own, self._cond, x._meta\n")
+    paths = sorted(tmp_path.glob("*.py"))
+    found = foreign_private_uses(paths, [tmp_path / "queueing.py"])
+    assert found == ["queueing.py:1: imports _helper", "queueing.py:4: c._cond"]
