@@ -10,6 +10,7 @@ from pathlib import Path
 
 from peewee import SqliteDatabase
 
+from .collation import topic_key, vi_key
 from .models import ALL_MODELS
 
 
@@ -125,6 +126,8 @@ def connect(path: str | Path, write_lock) -> SqliteDatabase:
                  "busy_timeout": 10000, "cache_size": -16000},
         check_same_thread=False,
     )
+    for fn in (vi_key, topic_key):  # Vietnamese order for sorting (on every connection)
+        db.register_function(fn, fn.__name__, 1, deterministic=True)
     try:
         db.connect(reuse_if_open=True)
         version = db.execute_sql("PRAGMA user_version").fetchone()[0]

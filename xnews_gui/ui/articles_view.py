@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..core.topics import display_name
 from ..store import Store
+from ..store.collation import vi_sorted
 from ..store.queries import UNCATEGORIZED, ArticleFilter
 from . import workers
 from .article_model import ID_ROLE, ArticleTableModel
@@ -131,7 +132,7 @@ class ArticlesView(QWidget):
     def refresh_choices(self) -> None:
         """Re-read the site and category lists (after a crawl or a profile change)."""
         self._fill(self.site, "All sites", [(p, p) for p in self.store.distinct_values("profile")])
-        cats = sorted(((display_name(c), c) for c in self.store.distinct_values("category")), key=lambda p: p[1].casefold())
+        cats = vi_sorted(((display_name(c), c) for c in self.store.distinct_values("category")), key=lambda p: p[0])
         cats.append(("(no topic)", UNCATEGORIZED))
         self._fill(self.category, "All topics", cats)
 

@@ -6,7 +6,6 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
-from ..paths import topic_model_path
 from ..services.crawl import ClassifierLoader
 from ..store import Store
 from . import icons, store_ops
@@ -32,7 +31,7 @@ class MainWindow(QMainWindow):
         self.crawl = CrawlView(store, classifier_loader=ClassifierLoader(self.data_dir))
         self.articles = ArticlesView(store)
         self.sites = SitesView(store, demo=self.crawl.demo)  # one demo server for both tabs
-        self.classifier = ClassifierView(topic_model_path(self.data_dir), self.data_dir, store=store)
+        self.classifier = ClassifierView(self.data_dir, store=store)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         for widget, name, label in ((self.sites, "sites", "Sites"), (self.crawl, "crawl", "Crawl"),
@@ -47,6 +46,7 @@ class MainWindow(QMainWindow):
         self.crawl.articlesStored.connect(self.classifier.schedule_refresh)
         self.crawl.sessionFinished.connect(lambda *_: self.classifier.refresh())
         self.classifier.hiddenSaved.connect(lambda *_: self.articles.model.reload())  # hidden topics go at once
+        self.classifier.labelsChanged.connect(self._labels_changed)  # a re-classification wrote new topics
         self.articles.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.articles.model.loaded.connect(self._show_counts)
         self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))
@@ -59,6 +59,10 @@ class MainWindow(QMainWindow):
         self._restore()
         # The topic model is not loaded here: a crawl's own process loads it (services/crawl_child.py);
         # only a profile marked "render" crawls in this process, and its crawl loads it in the background.
+
+    def _labels_changed(self) -> None:
+        self.articles.refresh_choices()
+        self.articles.model.reload()
 
     def _write_failed(self, message: str) -> None:
         self.statusBar().showMessage(message, 15000)

@@ -12,6 +12,7 @@ from PySide6.QtWebEngineWidgets import QWebEngineView
 from ..core.sanitize import image_urls
 from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store import Store
+from ..store.collation import vi_sorted
 from ..store.repo import article_dict
 from . import icons, store_ops, workers
 from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
@@ -34,7 +35,7 @@ class ReaderView(QWidget):
         self.store = store
         self._css = reader_css()
         self._article: dict | None = None
-        self._labels: list[str] = sorted(DISPLAY_NAMES, key=str.casefold)  # the topic box's choices
+        self._labels: list[str] = vi_sorted(DISPLAY_NAMES, key=display_name)  # the topic box's choices
         self._box_labels: list[str] = []  # the labels the topic box holds now
         self._request = 0  # bumped by every show or clear: only the newest request's article is shown
         self._next: tuple[int, int, bool] | None = None  # (request, id, mark read) waiting for the worker
@@ -239,7 +240,7 @@ class ReaderView(QWidget):
         self.actions_["star"].setIcon(icons.named("star-filled" if a["starred"] else "star"))
         labels = self._labels
         if a["category"] and a["category"] not in labels:
-            labels = sorted([*labels, a["category"]], key=str.casefold)
+            labels = vi_sorted([*labels, a["category"]], key=display_name)
         self.category.blockSignals(True)
         if labels != self._box_labels:  # refilled only when the labels changed: it costs a few ms per item
             self.category.clear()
@@ -310,4 +311,4 @@ def prepare_article(store: Store, article_id: int, css: str) -> tuple[dict, str,
     html = build_page(article, local_image_source(store, sources).get, css)
     labels = set(store.distinct_values("category")) | set(DISPLAY_NAMES)
     labels |= {article["category"]} if article["category"] else set()
-    return article, html, sorted(labels, key=str.casefold)
+    return article, html, vi_sorted(labels, key=display_name)
