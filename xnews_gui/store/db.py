@@ -109,7 +109,16 @@ def _v5(db: SqliteDatabase) -> None:
     )
 
 
-MIGRATIONS = [_v1, _v2, _v3, _v4, _v5]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _v6(db: SqliteDatabase) -> None:
+    """Profiles keep their re-crawl schedule and an interrupted crawl to resume (store/schedules.py)."""
+    db.execute_sql(
+        "CREATE TABLE IF NOT EXISTS profile_schedule (id INTEGER NOT NULL PRIMARY KEY, profile VARCHAR(255) NOT NULL, "
+        "minutes INTEGER NOT NULL, next_run DATETIME, interrupted DATETIME)"
+    )
+    db.execute_sql("CREATE UNIQUE INDEX IF NOT EXISTS profile_schedule_profile ON profile_schedule (profile)")
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -23,12 +23,13 @@ from .db import StoreError, connect
 from .duplicates import Duplicates
 from .queries import Queries
 from .repo import Records
+from .schedules import Schedules
 from .versions import Versions
 
 __all__ = ["Store", "StoreError"]
 
 
-class Store(Versions, Records, Queries, Duplicates):
+class Store(Versions, Records, Queries, Duplicates, Schedules):
     def __init__(self, db: SqliteDatabase, root: Path, write_lock: threading.RLock):
         self.db = db
         self.root = Path(root)  # the data folder (images, raw pages and crawl state lie beside the database)

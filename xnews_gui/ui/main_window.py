@@ -27,6 +27,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("XNews")
         self.setWindowIcon(icons.named("articles"))
         self.resize(1280, 820)
+        self.quit_box: QMessageBox | None = None  # "Quit while crawling?" while it is open
+        self._quit_confirmed = False
 
         self.crawl = CrawlView(store, classifier_loader=ClassifierLoader(self.data_dir))
         self.articles = ArticlesView(store)
@@ -53,6 +55,7 @@ class MainWindow(QMainWindow):
         self.sites.profileSaved.connect(lambda *_: self.crawl.refresh_profiles())
         self.crawl.pageChosen.connect(self.open_page)  # a failing page on a crawl card
         self.crawl.sessionFinished.connect(lambda *_: self.sites.refresh())  # the last crawl's degraded fields
+        self.crawl.schedulesChanged.connect(lambda: self.sites.refresh())  # the Sites list shows schedules too
         store_ops.reporter().failed.connect(self._write_failed)  # a background store write failed
         self._build_menus()
         self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
@@ -182,6 +185,10 @@ class MainWindow(QMainWindow):
         s.setValue("articles/splitter", self.articles.splitter.saveState())
 
     def closeEvent(self, event) -> None:  # noqa: N802
+        if self.crawl.is_crawling() and not self._quit_confirmed:
+            event.ignore()  # asked first; the answer closes the window again
+            self._ask_before_quitting()
+            return
         if self.crawl.is_crawling():
             self.statusBar().showMessage("Stopping crawls…")
         self.save_state()
@@ -192,6 +199,28 @@ class MainWindow(QMainWindow):
         workers.wait_all(5000)
         self.release_web_pages()
         super().closeEvent(event)
+
+    def _ask_before_quitting(self) -> None:
+        if self.quit_box is not None:
+            return
+        names = ", ".join(self.crawl.active_crawls())
+        training = " A model being trained is not kept." if self.classifier.retraining else ""
+        box = QMessageBox(QMessageBox.Icon.Question, "Quit XNews",
+                          f"XNews is crawling {names}. Quit now? The crawl stops; the Crawl tab offers to resume "
+                          f"it where it stopped when XNews starts again.{training}", parent=self)
+        box.addButton("Quit", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _code: self._quit_answered(box))
+        self.quit_box = box
+        box.open()
+
+    def _quit_answered(self, box: QMessageBox) -> None:
+        self.quit_box = None
+        quit_now = box.buttonRole(box.clickedButton()) == QMessageBox.ButtonRole.AcceptRole
+        box.deleteLater()
+        if quit_now:
+            self._quit_confirmed = True
+            self.close()
 
     def release_web_pages(self) -> None:
         """Delete the web pages now, each before its profile and all before the web engine shuts down
