@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         m = bar.addMenu("&File")
         self._action(m, "&Export articles…", self.articles.export, "Ctrl+E", "export")
+        self._action(m, "&Import profile…", self._import_profile, "Ctrl+I", "sites")
         m.addSeparator()
         self._action(m, "&Settings…", self.open_settings, "Ctrl+,", "settings")
         m.addSeparator()
@@ -126,10 +127,33 @@ class MainWindow(QMainWindow):
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.articles.addAction(action)
             m.addAction(action)
+        topic = self._action(m, "Set the &topic…", self._edit_topic, "T")
+        topic.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.articles.addAction(topic)
+        m.addSeparator()
+        self._action(m, "Re-&classify stored articles", self._reclassify, None, "classifier")
 
         m = bar.addMenu("&Help")
         self._action(m, "&Keyboard shortcuts", self._show_shortcuts)
         self._action(m, "&About XNews", self._about)
+
+    def _edit_topic(self) -> None:
+        """The reader's topic box, open (T): the correction from the keyboard."""
+        box = self.articles.reader.category
+        if box.isEnabled():
+            self.show_tab("articles")
+            box.setFocus()
+            box.showPopup()
+
+    def _reclassify(self) -> None:
+        self.show_tab("classifier")
+        if self.classifier.start_reclassify() is None:
+            self.statusBar().showMessage("A model job is running in the Classifier tab; try again when it ends.", 8000)
+
+    def _import_profile(self) -> None:
+        """File > Import profile…: a profile JSON file into the store (the Sites tab shows it)."""
+        self.show_tab("sites")
+        self.sites.import_dialog()
 
     def _focus_search(self) -> None:
         self.show_tab("articles")
@@ -151,7 +175,8 @@ class MainWindow(QMainWindow):
             "Ctrl+1 … Ctrl+4  switch tabs\nCtrl+F  search articles\nF5 / Shift+F5  start / stop crawling\n"
             "J or N / K or P  next / previous article\nM  mark read or unread\nS  star\n"
             "O or Ctrl+Enter  open the original in the browser\nCtrl+Shift+C  copy the link\n"
-            "Ctrl+E  export the selected (or all listed) articles"))
+            "T  set the topic (or right-click a row: Topic)\n"
+            "Ctrl+E  export the selected or all listed articles\nCtrl+I  import a profile"))
 
     def _about(self) -> None:
         QMessageBox.about(self, "About XNews", "<b>XNews</b><br>Point-and-click wrapper builder, crawler, topic "
@@ -169,9 +194,7 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if state is not None:
             self.restoreState(state)
-        splitter = s.value("articles/splitter")
-        if splitter is not None:
-            self.articles.splitter.restoreState(splitter)
+        self.articles.restore_layout(s.value("articles/splitter"))
         try:
             self.tabs.setCurrentIndex(int(s.value("window/tab", TABS.index("crawl"))))
         except (TypeError, ValueError):
@@ -182,7 +205,11 @@ class MainWindow(QMainWindow):
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
         s.setValue("window/tab", self.tabs.currentIndex())
-        s.setValue("articles/splitter", self.articles.splitter.saveState())
+        splitter = self.articles.layout_state()
+        if splitter is None:
+            s.remove("articles/splitter")  # a split that left a column unreadable is not kept
+        else:
+            s.setValue("articles/splitter", splitter)
 
     def closeEvent(self, event) -> None:  # noqa: N802
         if self.crawl.is_crawling() and not self._quit_confirmed:

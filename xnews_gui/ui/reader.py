@@ -6,7 +6,7 @@ import shiboken6
 from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWebEngineCore import QWebEngineLoadingInfo
-from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
 from ..core.sanitize import image_urls
@@ -25,6 +25,7 @@ CATEGORY_TIP = "Correct the topic: pick or type a label, then press Enter"
 
 class ReaderView(QWidget):
     articleChanged = Signal(int)  # flags or category of this article were changed here
+    statusMessage = Signal(str)  # what a command did, for the status bar (opened the original, copied the link)
     nextRequested = Signal()
     previousRequested = Signal()
     pageReady = Signal(int)  # an article page (its id) or the empty page (0) finished loading
@@ -61,16 +62,21 @@ class ReaderView(QWidget):
         self.category.setToolTip(CATEGORY_TIP)
         self.category.lineEdit().setPlaceholderText("category")
         self.category.activated.connect(self._category_chosen)
-        spacer = QWidget(self)
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.toolbar.addWidget(spacer)
-        self.toolbar.addWidget(QLabel("Topic: ", self))
-        self.toolbar.addWidget(self.category)
+        self.category.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # the topic is on a row of its own: in the toolbar it went into the overflow menu on a small screen
+        self.topic_bar = QWidget(self)
+        topic_row = QHBoxLayout(self.topic_bar)
+        topic_row.setContentsMargins(6, 2, 6, 2)
+        self.topic_label = QLabel("Topic:", self)
+        self.topic_label.setBuddy(self.category)
+        topic_row.addWidget(self.topic_label)
+        topic_row.addWidget(self.category, 1)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.topic_bar)
         layout.addWidget(self.view, 1)
         self.clear()
 
@@ -267,12 +273,21 @@ class ReaderView(QWidget):
         self._sync_actions()
 
     def open_original(self) -> None:
-        if self._article and self._article["url"].startswith(("http://", "https://")):
-            QDesktopServices.openUrl(QUrl(self._article["url"]))
+        if not self._article:
+            return
+        url = self._article["url"]
+        if not url.startswith(("http://", "https://")):
+            self.statusMessage.emit(f"This article has no web address to open ({url}).")
+        elif QDesktopServices.openUrl(QUrl(url)):
+            self.statusMessage.emit(f"Opened the original in your browser: {url}")
+        else:
+            self.statusMessage.emit(f"No browser could open {url}; the link is on the clipboard.")
+            QGuiApplication.clipboard().setText(url)
 
     def copy_link(self) -> None:
         if self._article:
             QGuiApplication.clipboard().setText(self._article["url"])
+            self.statusMessage.emit(f"Link copied: {self._article['url']}")
 
     def chosen_label(self) -> str:
         """The internal label for what the topic box shows (a display name, or text typed by the user)."""
