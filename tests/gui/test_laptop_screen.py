@@ -253,3 +253,28 @@ def test_with_the_font_at_150_percent_too(qtbot, laptop, tmp_path):
         qtbot.wait(100)
         window.grab().save(str(folder / f"laptop150-{window.tabs.tabText(index).split()[0].lower()}.png"))
     correct_topics_with_the_mouse(qtbot, window, folder, "laptop150")
+
+
+def test_a_split_that_leaves_the_table_unreadable_is_not_kept(qtbot, laptop, store):
+    window = laptop()
+    view = window.articles
+    window.show_tab("articles")
+    handle = view.splitter.handle(1)
+    start = handle.rect().center()
+    qtbot.mousePress(handle, Qt.MouseButton.LeftButton, pos=start)
+    for x in range(start.x(), start.x() - 600, -40):  # drag the splitter far to the left
+        qtbot.mouseMove(handle, QPoint(x, start.y()))
+    qtbot.mouseRelease(handle, Qt.MouseButton.LeftButton, pos=QPoint(start.x() - 600, start.y()))
+    qtbot.wait(50)
+    table = view.table
+    assert view.splitter.sizes()[0] < table.readable_width()  # squeezed...
+    assert table.columnWidth(1) >= table.title_minimum()  # ...the titles stay readable: it scrolls sideways
+    window.save_state()
+    window.close()
+    again = MainWindow(store)
+    qtbot.addWidget(again)
+    again.resize(1024, 700)
+    again.show()
+    qtbot.wait(50)
+    sizes = again.articles.splitter.sizes()
+    assert sizes[0] > sizes[1]  # the default split, not the squeezed one
