@@ -141,3 +141,24 @@ def test_quitting_during_a_crawl_asks_and_the_restart_offers_to_resume_it(qtbot,
         again.close()
     finally:
         Preferences().save()
+
+
+def test_quitting_during_a_retrain_asks_and_keeps_no_model(qtbot, store, monkeypatch):
+    from tests.conftest import shared_data
+    from xnews_gui.classify.registry import Registry
+    from xnews_gui.ui.main_window import MainWindow
+
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_tab("classifier")
+    window.classifier.set_corpus_dir(shared_data("vntc", "sample"))
+    click(qtbot, window.classifier.retrain_button)
+    qtbot.waitUntil(lambda: "Retraining: " in window.classifier.status.text(), timeout=20000)
+    window.close()
+    box = message_box(qtbot)
+    assert "A model is being trained: it stops and is not kept." in box.text()
+    click(qtbot, next(b for b in box.buttons() if b.text() == "Quit"))
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=20000)
+    assert window.classifier.job is None or not window.classifier.job.running
+    assert Registry(store.root).ids() == []

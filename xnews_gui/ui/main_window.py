@@ -212,7 +212,7 @@ class MainWindow(QMainWindow):
             s.setValue("articles/splitter", splitter)
 
     def closeEvent(self, event) -> None:  # noqa: N802
-        if self.crawl.is_crawling() and not self._quit_confirmed:
+        if (self.crawl.is_crawling() or self.classifier.job is not None) and not self._quit_confirmed:
             event.ignore()  # asked first; the answer closes the window again
             self._ask_before_quitting()
             return
@@ -231,10 +231,12 @@ class MainWindow(QMainWindow):
         if self.quit_box is not None:
             return
         names = ", ".join(self.crawl.active_crawls())
-        training = " A model being trained is not kept." if self.classifier.retraining else ""
-        box = QMessageBox(QMessageBox.Icon.Question, "Quit XNews",
-                          f"XNews is crawling {names}. Quit now? The crawl stops; the Crawl tab offers to resume "
-                          f"it where it stopped when XNews starts again.{training}", parent=self)
+        parts = [f"XNews is crawling {names}. The crawl stops; the Crawl tab offers to resume it where it "
+                 "stopped when XNews starts again."] if names else []
+        if self.classifier.job is not None:
+            parts.append("A model is being trained: it stops and is not kept." if self.classifier.retraining else
+                         "The stored articles are being re-classified: it stops; the rest keep their labels.")
+        box = QMessageBox(QMessageBox.Icon.Question, "Quit XNews", " ".join(parts) + " Quit now?", parent=self)
         box.addButton("Quit", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.finished.connect(lambda _code: self._quit_answered(box))
