@@ -88,12 +88,15 @@ class User:
         started = time.perf_counter()
         QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                          table.visualRect(index).center())
-        while aid not in self.ready:
-            if time.perf_counter() - started > timeout_s:
-                return None
-            loop = QEventLoop()
-            QTimer.singleShot(2, loop.quit)
+        loop = QEventLoop()
+        shown = lambda i: loop.quit() if i == aid else None  # noqa: E731
+        view.reader.pageReady.connect(shown)
+        QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+        if aid not in self.ready:
             loop.exec()
+        view.reader.pageReady.disconnect(shown)
+        if aid not in self.ready:
+            return None
         return (time.perf_counter() - started) * 1000
 
 
@@ -127,7 +130,10 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="xnews-bench-train-"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
-    app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
+    app = QApplication.instance() or QApplication(sys.argv)
+    from xnews_gui.ui import refcounts
+
+    refcounts.start(app)  # as the app does (PySide6 6.12.0 loses references: see ui/refcounts.py)
     from xnews_gui.bundled import seed_bundled_profiles
     from xnews_gui.classify import corpus
     from xnews_gui.store import Store

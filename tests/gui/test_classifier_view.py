@@ -4,26 +4,22 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from pathlib import Path  # noqa: E402
-
 import pytest  # noqa: E402
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtWidgets import QWidget  # noqa: E402
 
+from tests.conftest import shared_data  # noqa: E402
 from xnews_gui.classify import TrainConfig, corpus, train  # noqa: E402
 from xnews_gui.classify.registry import SHIPPED, Registry  # noqa: E402
 from xnews_gui.ui.classifier_view import ClassifierView  # noqa: E402
 
-SAMPLE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "vntc" / "sample"
-
 
 @pytest.fixture(scope="module")
 def small_model():
-    if not SAMPLE.is_dir():
-        pytest.skip(f"VNTC sample not found at {SAMPLE} (../shared/data/vntc/sample)")
+    sample = shared_data("vntc", "sample")
     # trained on part of the sample so that Retrain (on all of it) has something to improve
-    data = corpus.build(corpus.load_folder(SAMPLE / "Train_Full", limit_per_label=4),
-                        corpus.load_folder(SAMPLE / "Test_Full"), source="vntc sample, 4 per topic")
+    data = corpus.build(corpus.load_folder(sample / "Train_Full", limit_per_label=4),
+                        corpus.load_folder(sample / "Test_Full"), source="vntc sample, 4 per topic")
     model, _ = train(data, TrainConfig(max_features=5000, min_df=1))
     return model
 
@@ -51,7 +47,7 @@ def view(qtbot, data_with_model):
     calls = []
     v = ClassifierView(data_with_model, label_counts=[("The thao", 12), ("Kinh doanh", 5), ("Tech", 2)],
                        hidden={"Vi tinh"}, on_hidden_changed=lambda name, hidden: calls.append((name, hidden)),
-                       corpus_dir=SAMPLE)
+                       corpus_dir=shared_data("vntc", "sample"))
     v.calls = calls
     qtbot.addWidget(v)
     v.resize(1200, 760)

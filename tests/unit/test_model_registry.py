@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import shared_data
 from xnews_gui.classify import TrainConfig, corpus, train
 from xnews_gui.classify.registry import SHIPPED, Registry, RegistryError
 from xnews_gui.paths import BUNDLED_MODEL
 
-SAMPLE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "vntc" / "sample"
-
 
 @pytest.fixture(scope="module")
 def tiny_model():
-    if not SAMPLE.is_dir():
-        pytest.skip(f"VNTC sample not found at {SAMPLE} (../shared/data/vntc/sample)")
-    data = corpus.build(corpus.load_folder(SAMPLE / "Train_Full", limit_per_label=3), [], source="tiny")
+    sample = shared_data("vntc", "sample")
+    data = corpus.build(corpus.load_folder(sample / "Train_Full", limit_per_label=3), [], source="tiny")
     model, _ = train(data, TrainConfig(max_features=2000, min_df=1))
     return model
 

@@ -178,8 +178,9 @@ class ClassifierActions:
     def _job_done(self, job: ModelJob, result: dict) -> None:
         if job.kind == "train":
             in_use = model_name(result.get("in_use"))
+            name = f"model {result['version']}"
             self.status.setText(f"Model {result['version']} is trained and kept; {in_use} stays in use until you "
-                                f"choose another. Compared {describe(result.get('comparison'), 'it', in_use)}.")
+                                f"choose another. Compared {describe(result.get('comparison'), name, in_use)}.")
             self.refresh(select=result["version"])
             self.details.setCurrentWidget(self.comparison)
         else:
