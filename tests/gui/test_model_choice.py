@@ -161,3 +161,25 @@ def test_the_confidence_floor_is_chosen_on_the_screen_and_used_by_crawls(qtbot, 
 
     assert ClassifierLoader(store.root)().floor == pytest.approx(0.7)
     assert "0.70, chosen by you" in view.floor_box.note.text() or view.floor_box.value() == 0.7
+
+
+def test_the_floor_tab_shows_the_cards_trade_table_and_a_row_click_chooses_its_floor(qtbot):
+    from xnews_gui.ui.floor_box import FloorBox
+
+    card = {"confidence_floor": {"value": 0.5, "on": "a held-out 10% of the training set (3,371 documents)",
+                                 "table": [{"floor": f, "coverage": c, "labelled": int(c * 3371), "accuracy": a}
+                                           for f, c, a in ((0.3, 0.99, 0.94), (0.5, 0.972, 0.951),
+                                                           (0.7, 0.9, 0.972), (0.9, 0.61, None))]}}
+    box = FloorBox()
+    qtbot.addWidget(box)
+    box.resize(500, 400)
+    box.show()
+    box.show_for(card, None)
+    chosen = []
+    box.floorChosen.connect(chosen.append)
+    assert box.table.rowCount() == 4 and box.table.item(1, 1).text() == "97.2%" and box.table.item(3, 2).text() == "–"
+    assert "a held-out 10% of the training set" in box.note.text() and box.spin.specialValueText().endswith("(0.50)")
+    row = box.table.visualItemRect(box.table.item(2, 0))
+    click(qtbot, box.table.viewport(), row.center())
+    click(qtbot, box.apply_button)
+    assert chosen == [0.7]

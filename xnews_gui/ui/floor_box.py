@@ -14,31 +14,23 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QVBoxLayout,
 )
 
-# where a card may hold the coverage/accuracy table of several floors (computed on held-out documents)
-TABLE_KEYS = ("floor_table", "floor_tradeoff", "coverage_table")
 OWN = -0.05  # the spin box's special value: each model's own floor
 
 
 def floor_rows(card: dict) -> list[tuple[float, float, float | None]]:
-    """(floor, coverage, accuracy of the labelled) rows of the card's table, by floor; [] when it has none."""
-    for key in TABLE_KEYS:
-        table = card.get(key)
-        if isinstance(table, dict):
-            table = table.get("rows")
-        if not isinstance(table, list):
+    """(floor, coverage, accuracy of the labelled) rows of the card's ``confidence_floor.table`` (measured
+    on held-out documents at training), by floor; [] when the card has none (a model trained before)."""
+    entry = card.get("confidence_floor")
+    table = entry.get("table") if isinstance(entry, dict) else None
+    rows = []
+    for row in table if isinstance(table, list) else []:
+        if not isinstance(row, dict):
             continue
-        rows = []
-        for row in table:
-            if not isinstance(row, dict):
-                continue
-            floor, coverage = row.get("floor"), row.get("coverage")
-            accuracy = row.get("accuracy", row.get("accuracy_labelled"))
-            if isinstance(floor, (int, float)) and isinstance(coverage, (int, float)):
-                rows.append((float(floor), float(coverage), float(accuracy) if isinstance(accuracy, (int, float))
-                             else None))
-        if rows:
-            return sorted(rows)
-    return []
+        floor, coverage, accuracy = row.get("floor"), row.get("coverage"), row.get("accuracy")
+        if isinstance(floor, (int, float)) and isinstance(coverage, (int, float)):
+            rows.append((float(floor), float(coverage), float(accuracy) if isinstance(accuracy, (int, float))
+                         else None))
+    return sorted(rows)
 
 
 class FloorBox(QGroupBox):
@@ -90,8 +82,8 @@ class FloorBox(QGroupBox):
         self.table.setVisible(bool(rows))
         using = "the model's own floor" if chosen is None else f"{chosen:.2f}, chosen by you"
         self.note.setText(f"In use: {using}. Articles the model is less sure of get no topic (—). "
-                          + ("Each floor below, on held-out documents: the share of them that get a topic, "
-                             "and how many of those are right." if rows else
+                          + (f"Each floor below, on {own.get('on') or 'held-out documents'}: the share of them "
+                             "that get a topic, and how many of those are right." if rows else
                              "This model's card has no table of what each floor trades."))
 
     def value(self) -> float | None:
