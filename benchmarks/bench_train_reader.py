@@ -184,7 +184,7 @@ def main() -> int:
 
     # 3. the anchor: the same training in a worker thread of this process, as the app did before
     if not args.no_anchor:
-        from xnews_gui.classify.registry import Registry
+        from xnews_gui.services.model_registry import Registry
         from xnews_gui.classify.retrain import retrain
         from xnews_gui.services.training import training_docs
 

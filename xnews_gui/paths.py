@@ -65,7 +65,7 @@ def logs_dir(root: Path) -> Path:
 
 
 def models_dir(root: Path) -> Path:
-    """The topic models trained for this data folder and which one is in use (classify/registry.py)."""
+    """The topic models trained for this data folder and which one is in use (services/model_registry.py)."""
     return Path(root) / "models"
 
 

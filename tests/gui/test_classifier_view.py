@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget  # noqa: E402
 
 from tests.conftest import shared_data  # noqa: E402
 from xnews_gui.classify import TrainConfig, corpus, train  # noqa: E402
-from xnews_gui.classify.registry import SHIPPED, Registry  # noqa: E402
+from xnews_gui.services.model_registry import SHIPPED, Registry  # noqa: E402
 from xnews_gui.ui.classifier_view import ClassifierView  # noqa: E402
 
 

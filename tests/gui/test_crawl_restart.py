@@ -145,7 +145,7 @@ def test_quitting_during_a_crawl_asks_and_the_restart_offers_to_resume_it(qtbot,
 
 def test_quitting_during_a_retrain_asks_and_keeps_no_model(qtbot, store, monkeypatch):
     from tests.conftest import shared_data
-    from xnews_gui.classify.registry import Registry
+    from xnews_gui.services.model_registry import Registry
     from xnews_gui.ui.main_window import MainWindow
 
     window = MainWindow(store)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.conftest import shared_data
 from xnews_gui.classify import corpus
-from xnews_gui.classify.registry import SHIPPED, Registry
+from xnews_gui.services.model_registry import SHIPPED, Registry
 from xnews_gui.services.training import article_text
 from xnews_gui.store.models import Article
 from xnews_gui.ui.classifier_view import ClassifierView

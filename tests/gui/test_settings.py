@@ -37,7 +37,7 @@ def test_skip_hidden_topics_setting_reaches_the_sink(qtbot, store, data_dir, dem
 
 
 def test_settings_name_the_topic_model_in_use(qtbot, data_dir):
-    from xnews_gui.classify.registry import Registry
+    from xnews_gui.services.model_registry import Registry
 
     dialog = SettingsDialog(Preferences.load(), str(data_dir))
     qtbot.addWidget(dialog)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import shared_data
 from xnews_gui.classify import corpus
-from xnews_gui.classify.registry import SHIPPED, Registry
+from xnews_gui.services.model_registry import SHIPPED, Registry
 from xnews_gui.services import training
 from xnews_gui.services.model_child import child_command
 from xnews_gui.services.reclassify import reclassify

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import shared_data
 from xnews_gui.classify import TrainConfig, corpus, train
-from xnews_gui.classify.registry import SHIPPED, Registry, RegistryError
+from xnews_gui.services.model_registry import SHIPPED, Registry, RegistryError
 from xnews_gui.paths import BUNDLED_MODEL
 
 

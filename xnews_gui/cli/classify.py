@@ -132,7 +132,7 @@ def _keep_in_registry(model, data, args, sources) -> None:
     """A model trained for the data folder joins its models beside the one in use, compared with it
     on the held-out documents neither was trained on; it is used only after `models use`."""
     from ..classify.compare import compare, describe
-    from ..classify.registry import Registry
+    from ..services.model_registry import Registry
 
     registry = Registry(args.data_dir)
     in_use = registry.active()

@@ -14,7 +14,7 @@ import threading
 from datetime import datetime
 
 from ..classify.compare import describe
-from ..classify.registry import Registry, RegistryError
+from ..services.model_registry import Registry, RegistryError
 from .common import CliError
 
 

@@ -22,7 +22,7 @@ def register(subparsers) -> None:
 
 
 def cmd_scrapy_project(args) -> int:
-    from ..classify.registry import Registry
+    from ..services.model_registry import Registry
     from ..scale.project import ProjectError, write_project
     from .common import CliError, profile_argument
 

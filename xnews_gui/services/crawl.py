@@ -20,7 +20,7 @@ from ..crawl.cookies import CookieError, CookieFile, cookies_path
 from ..crawl.engine import CrawlEvent, CrawlOptions, Crawler
 from ..crawl.periodic import PeriodicCrawler
 from ..crawl.state import CrawlBusy
-from ..classify.registry import Registry
+from .model_registry import Registry
 from ..paths import models_dir
 from ..store import Store
 from ..store.sink import StoreSink
@@ -29,7 +29,7 @@ AUTO = "auto"  # classifier=AUTO: the data folder's topic model, when one loads
 
 
 class ClassifierLoader:
-    """The data folder's topic model in use (classify/registry.py), loaded once (again when the user
+    """The data folder's topic model in use (services/model_registry.py), loaded once (again when the user
     chooses another model or floor); thread-safe.
     Raises when the model is unusable (the app reports it; ``start_crawl`` then crawls without)."""
 

@@ -78,7 +78,7 @@ def _lower_priority() -> None:
 
 
 def train_job(request: dict, channel: Channel, commands: Commands) -> dict:
-    from ..classify.registry import Registry
+    from .model_registry import Registry
     from ..classify.retrain import Cancelled, retrain
     from ..store import Store
     from .training import corrections_to_review, label_changes, training_docs
@@ -129,7 +129,7 @@ def train_job(request: dict, channel: Channel, commands: Commands) -> dict:
 
 
 def reclassify_job(request: dict, channel: Channel, commands: Commands) -> dict:
-    from ..classify.registry import Registry
+    from .model_registry import Registry
     from ..store import Store
     from .reclassify import reclassify
 

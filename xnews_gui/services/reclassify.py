@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from ..classify.registry import Registry
+from .model_registry import Registry
 from ..core.topics import display_name
 from ..store import Store
 from .training import stored_texts

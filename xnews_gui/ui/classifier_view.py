@@ -3,7 +3,7 @@
 ``ClassifierView(data_dir, parent=None, *, store=None, label_counts=None, hidden=None,
 on_hidden_changed=None, corpus_dir=None)``
 
-- The header always names the model in use (``classify.registry``). A retrain runs in a process
+- The header always names the model in use (``services.model_registry``). A retrain runs in a process
   of its own (``model_job``); the new model is kept with its card, compared with the model in use
   on the same held-out documents, and used only when the user clicks "Use this model".
 - "Re-classify" re-labels the stored articles with the model in use, in a process of its own,
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..classify.registry import SHIPPED, Registry
+from ..services.model_registry import SHIPPED, Registry
 from ..core.topics import display_name
 from . import store_ops, workers
 from .classifier_actions import SETTINGS_CORPUS, ClassifierActions

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QGroupBox, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout,
 )
 
-from ..classify.registry import SHIPPED
+from ..services.model_registry import SHIPPED
 from ..core.topics import display_name
 from ..store.collation import topic_key
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from ..classify.registry import SHIPPED, ModelVersion
+from ..services.model_registry import SHIPPED, ModelVersion
 from .classifier_tables import local_time
 
 COLUMNS = ("Model", "Trained", "Held-out accuracy", "Beside the model in use, at training", "Training data")

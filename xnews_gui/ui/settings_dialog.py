@@ -107,7 +107,7 @@ class SettingsDialog(QDialog):
 
 def model_in_use(data_dir: str) -> str:
     """'In use: Model 3 (trained 2026-12-04 21:35, held-out accuracy 0.920); confidence floor 0.40 ...'"""
-    from ..classify.registry import Registry
+    from ..services.model_registry import Registry
     from .classifier_tables import local_time
 
     try:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import BUNDLED_MODEL, models_dir
-from .model import TopicClassifier, card_path
+from ..classify.model import TopicClassifier, card_path
 
 SHIPPED = "shipped"
 MODEL_FILE = "topic.npz"
