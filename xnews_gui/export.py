@@ -9,7 +9,8 @@ epub         an EPUB 3 book, one chapter per article, images inside
 Images come from the local cache (the store's image index and folder); an image
 that is not cached is left out rather than fetched.
 
-Exported text is untrusted page text: control characters are dropped (the XML
+Topics are named as the app shows them, with their accents ("Văn hóa"). Exported text is untrusted
+page text: control characters are dropped (the XML
 formats stay valid XML) and CSV cells that a spreadsheet would run as a formula
 (starting with = + - @ TAB CR) are quoted, as OWASP advises. A file is written
 only to a regular file, through ``<name>.part``, every write and the final flush
@@ -37,6 +38,7 @@ from lxml import etree
 
 from .core.sanitize import sanitize_html
 from .core.text import strip_control_chars
+from .core.topics import display_name
 
 FORMATS = {
     "jsonl": "JSON Lines (*.jsonl)",
@@ -125,8 +127,12 @@ def _sync(path: Path) -> None:
 
 
 def clean_article(a: dict) -> dict:
-    """The article with control characters dropped from every text value."""
-    return {k: strip_control_chars(v) if isinstance(v, str) else v for k, v in a.items()}
+    """The article as exported: control characters dropped from every text value, and its topic named as
+    the app shows it ("Văn hóa", not the classifier's label "Van hoa")."""
+    out = {k: strip_control_chars(v) if isinstance(v, str) else v for k, v in a.items()}
+    if out.get("category"):
+        out["category"] = display_name(out["category"])
+    return out
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

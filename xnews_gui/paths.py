@@ -65,18 +65,8 @@ def logs_dir(root: Path) -> Path:
 
 
 def models_dir(root: Path) -> Path:
-    return root / "models"
-
-
-def own_model_path(root: Path) -> Path:
-    """Where `train` and Retrain write the user's topic model."""
-    return models_dir(root) / "topic.npz"
-
-
-def topic_model_path(root: Path) -> Path:
-    """The user's trained topic model when there is one, else the model shipped with XNews."""
-    own = own_model_path(root)
-    return own if own.exists() else BUNDLED_MODEL
+    """The topic models trained for this data folder and which one is in use (services/model_registry.py)."""
+    return Path(root) / "models"
 
 
 IMAGE_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",

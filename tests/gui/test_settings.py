@@ -34,3 +34,15 @@ def test_skip_hidden_topics_setting_reaches_the_sink(qtbot, store, data_dir, dem
     dialog.preferences().save()
     assert Preferences.load().skip_hidden_topics
     assert skipped_by_a_crawl(store, demo_profile) == frozenset({"The thao"})
+
+
+def test_settings_name_the_topic_model_in_use(qtbot, data_dir):
+    from xnews_gui.services.model_registry import Registry
+
+    dialog = SettingsDialog(Preferences.load(), str(data_dir))
+    qtbot.addWidget(dialog)
+    assert "In use: <b>Shipped model</b>" in dialog.model_line.text() and "Classifier tab" in dialog.model_line.text()
+    Registry(data_dir).set_floor(0.4)
+    again = SettingsDialog(Preferences.load(), str(data_dir))
+    qtbot.addWidget(again)
+    assert "confidence floor 0.40, chosen by you" in again.model_line.text()

@@ -31,12 +31,52 @@ def test_train_prints_scores_and_writes_model_and_card(model_file, capsys):
 
 
 def test_train_defaults_to_the_data_folder_and_holds_out_a_split(sample, tmp_path, capsys):
+    """Without -o the model joins the data folder's models, compared with the one in use on the same
+    held-out documents, and is not used until chosen."""
     assert main(["--data-dir", str(tmp_path), "train", "--corpus", str(sample / "Train_Full"),
                  "--max-features", "5000"]) == 0
     out = capsys.readouterr().out
     assert "micro avg" in out and "confusion matrix" in out
-    card = json.loads((tmp_path / "models" / "topic.card.json").read_text(encoding="utf-8"))
+    card = json.loads((tmp_path / "models" / "versions" / "1" / "topic.card.json").read_text(encoding="utf-8"))
     assert card["training_set"]["test_docs"] == 40  # 20% of 20 per topic
+    assert "saved as model 1" in out and "not in use: the shipped model still is" in out
+    # the sample's training files are VNTC training files: the shipped model learned from all 40
+    # held-out ones, so scoring it on them would flatter it; nothing is left to compare on
+    comparison = card["comparison"]
+    assert comparison["in_use"] == "shipped" and comparison["left_out"]["trained_on_by_in_use"] == 40
+    assert comparison["documents"] == 0 and "in_use_scores" not in comparison
+    assert "no held-out document was unseen by both models" in out
+    assert not (tmp_path / "models" / "topic.npz").exists()
+
+
+def test_a_model_trained_for_the_data_folder_is_compared_on_unseen_documents_and_chosen_by_name(sample, tmp_path,
+                                                                                                capsys):
+    data = str(tmp_path)
+    assert main(["--data-dir", data, "train", "--corpus", str(sample), "--max-features", "3000",
+                 "--limit-per-label", "4"]) == 0
+    out = capsys.readouterr().out
+    card = json.loads((tmp_path / "models" / "versions" / "1" / "topic.card.json").read_text(encoding="utf-8"))
+    comparison = card["comparison"]
+    assert comparison["held_out"].endswith("separate test set") and comparison["documents"] == 40
+    assert comparison["new"]["accuracy"] < comparison["in_use_scores"]["accuracy"]  # 4 files per topic: worse
+    assert f"model 1 accuracy {comparison['new']['accuracy']:.3f}" in out
+    assert f"the shipped model accuracy {comparison['in_use_scores']['accuracy']:.3f}" in out
+
+    assert main(["--data-dir", data, "models", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "* shipped" in listed and "\n  1 " in listed and "in use: the shipped model" in listed
+    assert main(["--data-dir", data, "models", "use", "1"]) == 0
+    assert "model 1 is in use" in capsys.readouterr().out
+    assert main(["--data-dir", data, "models", "list"]) == 0
+    assert "\n* 1 " in capsys.readouterr().out
+    assert main(["--data-dir", data, "models", "remove", "1"]) == 2
+    assert "model 1 is in use" in capsys.readouterr().err
+    assert main(["--data-dir", data, "models", "use", "shipped"]) == 0
+    assert main(["--data-dir", data, "models", "remove", "shipped"]) == 2
+    assert main(["--data-dir", data, "models", "use", "9"]) == 2
+    assert "no model '9' (models: shipped, 1)" in capsys.readouterr().err
+    assert main(["--data-dir", data, "models", "remove", "1"]) == 0
+    assert not (tmp_path / "models" / "versions" / "1").exists()
 
 
 def test_train_needs_a_source(tmp_path, capsys):

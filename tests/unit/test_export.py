@@ -88,3 +88,17 @@ def test_unknown_format(tmp_path):
     with pytest.raises(ExportError):
         export(tmp_path, "docx")
     assert set(FORMATS) == {"jsonl", "csv", "rss", "atom", "html", "epub"}
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_every_format_names_the_topic_with_its_accents(tmp_path, fmt):
+    """The classifier's label "Van hoa" is exported as the app shows it: "Văn hóa" (a topic of the user's own
+    stays as typed)."""
+    articles = [dict(ARTICLES[1], id=7, category="Van hoa"), dict(ARTICLES[1], id=8, category="Ẩm thực")]
+    out = export_articles(articles, fmt, tmp_path / f"topics.{fmt}", image_lookup=lookup)
+    raw = out.read_bytes()
+    text = raw.decode("utf-8-sig") if fmt != "epub" else "".join(
+        zipfile.ZipFile(out).read(n).decode("utf-8") for n in zipfile.ZipFile(out).namelist() if n.endswith("xhtml"))
+    assert "Văn hóa" in text and "Ẩm thực" in text and "Van hoa" not in text
+    if fmt == "csv":
+        assert [r["category"] for r in csv.DictReader(out.open(encoding="utf-8-sig"))] == ["Văn hóa", "Ẩm thực"]

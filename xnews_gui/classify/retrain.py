@@ -1,4 +1,8 @@
-"""Retrain from a corpus and/or labelled stored articles, scoring old and new model on the same test set."""
+"""Train a candidate model from a corpus and/or labelled stored articles, beside the model in use.
+
+The candidate is returned, not saved: it joins the data folder's models (``registry.add``) when
+the caller commits it, and is used only when the user chooses it (``registry.use``).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,10 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import corpus
+from .compare import compare, describe
 from .corpus import Doc
-from .model import ModelError, TopicClassifier
-from .training import Progress, TrainConfig, evaluate, train
+from .model import TopicClassifier
+from .training import Progress, TrainConfig, train
 
 
 class Cancelled(Exception):
@@ -17,18 +22,13 @@ class Cancelled(Exception):
 
 
 @dataclass
-class RetrainResult:
-    path: Path
-    card: dict
-    before: dict | None  # the previous model on the new test set (accuracy, macro_f1), if it loaded
-    after: dict | None
+class Candidate:
+    model: TopicClassifier
+    comparison: dict  # classify.compare.compare's entry (also in the model's card)
     test_docs: int
 
     def summary(self) -> str:
-        def fmt(s):
-            return f"accuracy {s['accuracy']:.3f}, macro-F1 {s['macro_f1']:.3f}" if s else "n/a"
-
-        return f"before: {fmt(self.before)}  ->  after: {fmt(self.after)}  (on {self.test_docs} held-out documents)"
+        return describe(self.comparison)
 
 
 def config_from_card(card: dict) -> TrainConfig:
@@ -37,35 +37,24 @@ def config_from_card(card: dict) -> TrainConfig:
     return TrainConfig(**{k: v for k, v in card.get("config", {}).items() if k in known})
 
 
-def _short(report) -> dict:
-    return {"accuracy": round(report.accuracy, 4), "macro_f1": round(report.macro["f1"], 4)}
-
-
-def retrain(old_model: Path | None, out_path: Path, *, corpus_dir: Path | None = None,
+def retrain(in_use: TopicClassifier | None, in_use_id: str, *, corpus_dir: Path | None = None,
             extra_docs: Sequence[Doc] = (), cache_dir: Path | None = None,
             progress: Progress = lambda f, m: None, should_stop: Callable[[], bool] = lambda: False,
-            ) -> RetrainResult:
-    """Train a new model on ``corpus_dir`` (its Train/Test splits) plus ``extra_docs``; save it to ``out_path``.
+            command: str = "Retrain (Classifier screen)") -> Candidate:
+    """Train on ``corpus_dir`` (its Train/Test splits) plus ``extra_docs`` (stored articles).
 
-    Stored articles (``extra_docs``) join the training side; when the corpus has no test
-    split, a stratified fifth of everything is held out. The old model, when it loads, is
-    scored on the same held-out documents: that is the "before" figure.
-    """
+    Stored articles join the training side; when the corpus has no test split, a stratified fifth
+    of everything is held out. The candidate and the model in use are then scored on the held-out
+    documents that neither was trained on (``classify.compare``)."""
     def check():
         if should_stop():
             raise Cancelled()
 
-    previous = None
-    if old_model is not None and Path(old_model).is_file():
-        try:
-            previous = TopicClassifier.load(Path(old_model))
-        except ModelError:
-            previous = None
     train_docs: list[Doc] = []
     test_docs = None
     sources = []
     if corpus_dir is not None:
-        progress(0.01, f"reading {corpus_dir.name}")
+        progress(0.01, f"reading {Path(corpus_dir).name}")
         train_dir, test_dir = corpus.find_splits(Path(corpus_dir), cache_dir)
         train_docs = corpus.load_folder(train_dir)
         test_docs = corpus.load_folder(test_dir) if test_dir is not None else None
@@ -77,19 +66,20 @@ def retrain(old_model: Path | None, out_path: Path, *, corpus_dir: Path | None =
         raise ValueError("nothing to train on: choose a corpus folder or label some articles")
     check()
     data = corpus.build(train_docs, test_docs, source=" + ".join(sources))
-    before = None
-    if previous is not None and data.test:
-        progress(0.03, "scoring the current model")
-        before = _short(evaluate(previous, data.test))
-    check()
-    config = config_from_card(previous.card) if previous is not None else TrainConfig()
+    config = config_from_card(in_use.card) if in_use is not None else TrainConfig()
 
     def staged(fraction: float, message: str) -> None:
         check()
-        progress(0.05 + 0.9 * fraction, message)
+        progress(0.03 + 0.85 * fraction, message)
 
-    model, scores = train(data, config, progress=staged, command="Retrain (Classifier screen)")
+    model, _ = train(data, config, progress=staged, command=command)
     check()
-    model.save(Path(out_path))
-    progress(1.0, "saved")
-    return RetrainResult(Path(out_path), model.card, before, _short(scores) if scores else None, len(data.test))
+    held_out = ("the corpus's test split" if test_docs is not None
+                else data.description.get("test_split", "held-out fraction"))
+    comparison = {"in_use": in_use_id, "documents": 0, "note": "nothing was held out"}
+    if data.test:
+        progress(0.9, f"scoring both models on {len(data.test):,} held-out documents")
+        comparison = compare(model, in_use, in_use_id, data.test, f"{' + '.join(sources)}: {held_out}")
+    model.card["comparison"] = comparison
+    check()
+    return Candidate(model, comparison, len(data.test))

@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..core.topics import display_name, label_from_text
 from ..store.repo import article_dict
 from .common import CliError, count, positive
 
@@ -21,7 +22,7 @@ def register(sub) -> None:
     asub = x.add_subparsers(dest="action", metavar="ACTION", required=True)
     y = asub.add_parser("list", help="list articles, newest first")
     y.add_argument("--profile")
-    y.add_argument("--category")
+    y.add_argument("--category", help="a topic's label or its name (\"Van hoa\" or \"Văn hóa\")")
     y.add_argument("--limit", type=positive, default=20)
     y.set_defaults(func=cmd_articles_list, needs_db=True)
     y = asub.add_parser("show", help="show one article as JSON")
@@ -47,8 +48,10 @@ def register(sub) -> None:
 
 def cmd_articles_list(args) -> int:
     _check_profile(args.store, args.profile)
-    for a in args.store.list_articles(profile=args.profile, category=args.category, limit=args.limit):
-        cat = f"{a.category} ({a.confidence:.2f})" if a.category and a.confidence is not None else (a.category or "-")
+    category = label_from_text(args.category) if args.category else None
+    for a in args.store.list_articles(profile=args.profile, category=category, limit=args.limit):
+        topic = display_name(a.category)  # as the app shows it: "Văn hóa", not the label "Van hoa"
+        cat = f"{topic} ({a.confidence:.2f})" if a.category and a.confidence is not None else (topic or "-")
         print(f"{a.id}\t{a.profile}\t{a.published[:16] or '-'}\t{cat}\t{a.title}")
     return 0
 

@@ -16,12 +16,7 @@ from pathlib import Path
 from ..classify import ModelError, TopicClassifier, TrainConfig, corpus
 from ..classify.training import evaluate, train
 from ..core.files import FileRefused
-from ..paths import own_model_path
 from ..services.training import article_text, training_docs
-
-
-def default_model(data_dir: Path) -> Path:
-    return own_model_path(Path(data_dir))
 
 
 def register(subparsers) -> None:
@@ -32,7 +27,8 @@ def register(subparsers) -> None:
     x.add_argument("--corpus", metavar="DIR", help="corpus folder or archive")
     x.add_argument("--from-db", action=_NeedsDb, nargs=0, default=False,
                    help="add stored articles (user label, else section label)")
-    x.add_argument("-o", "--output", metavar="MODEL", help="model file (default: <data>/models/topic.npz)")
+    x.add_argument("-o", "--output", metavar="MODEL",
+                   help="model file (default: kept as the data folder's next model, not in use until `models use`)")
     x.add_argument("--max-features", type=int, default=TrainConfig.max_features,
                    help="keep the N most frequent terms (0: all; default %(default)s)")
     x.add_argument("--min-df", type=int, default=TrainConfig.min_df, help="ignore terms in fewer documents")
@@ -116,18 +112,43 @@ def cmd_train(args) -> int:
         return 2
     config = TrainConfig(max_features=args.max_features or None, min_df=args.min_df, C=args.C,
                          segment=args.segment)
-    output = Path(args.output) if args.output else default_model(args.data_dir)
     d = data.description
     print(f"training on {d['train_docs']} documents, {len(data.labels)} topics "
           f"(removed {d['duplicates_removed_train']} duplicates); testing on {d['test_docs']} "
           f"(removed {d['duplicates_removed_test']} duplicates, {d['test_overlap_removed']} also in train)")
     model, scores = train(data, config, progress=_print_progress, command=_command_line(args))
-    model.save(output)
-    print(f"model saved to {output} ({output.stat().st_size / 1e6:.1f} MB), "
-          f"{model.card['features']} features, {model.card['train_seconds']} s")
+    if args.output:
+        output = model.save(Path(args.output))
+        print(f"model saved to {output} ({output.stat().st_size / 1e6:.1f} MB), "
+              f"{model.card['features']} features, {model.card['train_seconds']} s")
+    else:
+        _keep_in_registry(model, data, args, sources)
     if scores is not None:
         print(scores.format())
     return 0
+
+
+def _keep_in_registry(model, data, args, sources) -> None:
+    """A model trained for the data folder joins its models beside the one in use, compared with it
+    on the held-out documents neither was trained on; it is used only after `models use`."""
+    from ..classify.compare import compare, describe
+    from ..services.model_registry import Registry
+
+    registry = Registry(args.data_dir)
+    in_use = registry.active()
+    held_out = "separate test set" if data.description.get("test_split") == "separate test set" \
+        else data.description.get("test_split", "")
+    if data.test:
+        model.card["comparison"] = compare(model, TopicClassifier.load(in_use.path), in_use.id, data.test,
+                                           f"{' + '.join(sources)}: {held_out}")
+    version = registry.add(model)
+    print(f"saved as model {version.id} ({version.path.stat().st_size / 1e6:.1f} MB), "
+          f"{model.card['features']} features, {model.card['train_seconds']} s")
+    if model.card.get("comparison"):
+        print("compared with the model in use " + describe(model.card["comparison"], f"model {version.id}",
+                                                           in_use.name))
+    print(f"not in use: {in_use.name} still is; `python main.py models use {version.id}` makes this one the "
+          "model crawls use")
 
 
 def _print_progress(fraction: float, message: str) -> None:

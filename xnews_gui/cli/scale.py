@@ -28,12 +28,12 @@ def register(subparsers) -> None:
 
 
 def cmd_scrapy_project(args) -> int:
-    from ..paths import topic_model_path
+    from ..services.model_registry import Registry
     from ..scale.project import ProjectError, write_project
     from .common import CliError, profile_argument
 
     profiles = [profile_argument(name, args.store) for name in args.profile]
-    model = None if args.no_model else topic_model_path(Path(args.data_dir))
+    model = None if args.no_model else Registry(Path(args.data_dir)).active_path()  # the model in use
     if model is not None and not model.is_file():
         model = None
     try:

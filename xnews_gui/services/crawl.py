@@ -20,7 +20,8 @@ from ..crawl.cookies import CookieError, CookieFile, cookies_path
 from ..crawl.engine import CrawlEvent, CrawlOptions, Crawler
 from ..crawl.periodic import PeriodicCrawler
 from ..crawl.state import CrawlBusy
-from ..paths import models_dir, topic_model_path
+from .model_registry import Registry
+from ..paths import models_dir
 from ..store import Store
 from ..store.sink import StoreSink
 
@@ -28,7 +29,8 @@ AUTO = "auto"  # classifier=AUTO: the data folder's topic model, when one loads
 
 
 class ClassifierLoader:
-    """The data folder's topic model, loaded once (again after a Retrain rewrites it); thread-safe.
+    """The data folder's topic model in use (services/model_registry.py), loaded once (again when the user
+    chooses another model or floor); thread-safe.
     Raises when the model is unusable (the app reports it; ``start_crawl`` then crawls without)."""
 
     def __init__(self, root: Path):
@@ -38,15 +40,19 @@ class ClassifierLoader:
         self._key: tuple | None = None
 
     def __call__(self):
-        path = topic_model_path(self.root)
+        registry = Registry(self.root)
+        path, floor = registry.active_path(), registry.floor()
         if not path.exists():
             return None
-        key = (path, path.stat().st_mtime_ns)  # a Retrain rewrites the same file: reload it
+        key = (path, path.stat().st_mtime_ns, floor)  # another model chosen, or another floor: reload
         with self._lock:
             if self._model is None or self._key != key:
                 from ..classify import TopicClassifier
 
-                self._model, self._key = TopicClassifier.load(path), key
+                model = TopicClassifier.load(path)
+                if floor is not None:
+                    model.floor = floor
+                self._model, self._key = model, key
             return self._model
 
 
@@ -143,9 +149,10 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
         if legacy.exists():
             log(f"{legacy} is an older pickle-based model and is not loaded (a pickle can run code): "
                 "retrain with `python main.py train`")
-        path = topic_model_path(store.root)
+        registry = Registry(store.root)
+        path = registry.active_path()
         if path.is_file():  # loaded by the crawl in the background while the first pages are fetched
-            log(f"classifying with {path}")
+            log(f"classifying with {registry.get(registry.active_id()).name}: {path}")
             classifier = ClassifierLoader(store.root)
         else:
             log("no topic model found: crawling without a classifier (articles get their section's topic)")

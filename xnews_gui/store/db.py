@@ -10,6 +10,7 @@ from pathlib import Path
 
 from peewee import SqliteDatabase
 
+from .collation import topic_key, vi_key
 from .models import ALL_MODELS
 
 
@@ -109,7 +110,16 @@ def _v5(db: SqliteDatabase) -> None:
     )
 
 
-MIGRATIONS = [_v1, _v2, _v3, _v4, _v5]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _v6(db: SqliteDatabase) -> None:
+    """Profiles keep their re-crawl schedule and an interrupted crawl to resume (store/schedules.py)."""
+    db.execute_sql(
+        "CREATE TABLE IF NOT EXISTS profile_schedule (id INTEGER NOT NULL PRIMARY KEY, profile VARCHAR(255) NOT NULL, "
+        "minutes INTEGER NOT NULL, next_run DATETIME, interrupted DATETIME)"
+    )
+    db.execute_sql("CREATE UNIQUE INDEX IF NOT EXISTS profile_schedule_profile ON profile_schedule (profile)")
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -126,6 +136,8 @@ def connect(path: str | Path, write_lock) -> SqliteDatabase:
                  "busy_timeout": 10000, "cache_size": -16000},
         check_same_thread=False,
     )
+    for fn in (vi_key, topic_key):  # Vietnamese order for sorting (on every connection)
+        db.register_function(fn, fn.__name__, 1, deterministic=True)
     try:
         db.connect(reuse_if_open=True)
         version = db.execute_sql("PRAGMA user_version").fetchone()[0]

@@ -119,7 +119,17 @@ class ImageCache(BaseModel):
     error = TextField(default="")
 
 
-ALL_MODELS = [ProfileRecord, ProfileVersion, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache]
+class ProfileSchedule(BaseModel):
+    """A profile's re-crawl schedule and crawl to resume, kept with the profile (store/schedules.py)."""
+
+    profile = CharField(unique=True)
+    minutes = IntegerField(default=0)  # re-crawl every N minutes while the app is open; 0 = not scheduled
+    next_run = DateTimeField(null=True)  # UTC
+    interrupted = DateTimeField(null=True)  # UTC: the app was closed while its crawl ran (offer to resume it)
+
+
+ALL_MODELS = [ProfileRecord, ProfileVersion, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache,
+              ProfileSchedule]
 
 
 def bind_models(db) -> SimpleNamespace:

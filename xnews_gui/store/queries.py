@@ -18,8 +18,8 @@ from .repo import article_dict, fts_query
 # column name -> SQL expression used to order by it
 SORT_KEYS = {
     "profile": "a.profile",
-    "title": "a.title",  # binary order, so Python compares keys the same way
-    "category": "COALESCE(a.category, '')",
+    "title": "vi_key(a.title)",  # Vietnamese order (store/collation.py): Python compares the keys the same way
+    "category": "topic_key(a.category)",  # as shown: its Vietnamese name, in Vietnamese order
     "published": "a.published",
     "fetched_at": "a.fetched_at",
     "status": "(a.read * 2 - a.starred)",

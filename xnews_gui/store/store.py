@@ -25,12 +25,13 @@ from .duplicates import Duplicates
 from .models import bind_models
 from .queries import Queries
 from .repo import Records
+from .schedules import Schedules
 from .versions import Versions
 
 __all__ = ["Store", "StoreError"]
 
 
-class Store(Versions, Records, Queries, Duplicates):
+class Store(Versions, Records, Queries, Duplicates, Schedules):
     def __init__(self, db: SqliteDatabase, root: Path, write_lock: threading.RLock):
         self.db = db
         self.models = bind_models(db)  # this store's model classes

@@ -21,6 +21,7 @@ from ..store.queries import ROW_COLUMNS, ArticleFilter
 from . import workers
 from .dates import short_date, utc_to_local
 from .display_order import DisplayOrder, release
+from ..core.topics import display_name
 from .topic_display import declined, no_topic_reason, topic_text
 
 BLOCK = 256
@@ -157,13 +158,13 @@ class ArticleTableModel(QAbstractTableModel):
             sources = row[_C["sources"]] or 1  # near-duplicates of the same story, this one included
             return row[_C["title"]] + (f"\nThe same story from {sources} sources" if sources > 1 else "")
         if col == 2 and row[_C["user_label"]]:
-            return "Category set by you"
+            return f"{display_name(row[_C['user_label']])}: set by you"
         if col == 2 and declined(row[_C["category"]], row[_C["confidence"]]):
             return self.no_topic_reason(row[_ID])
         if col == 2 and row[_C["confidence"]] is None:
             return "Not classified (there was no topic model when it was stored)"
         if col == 2 and row[_C["confidence"]] is not None:
-            return f"Classifier confidence {row[_C['confidence']]:.0%}"
+            return f"{display_name(row[_C['category']])}: classifier confidence {row[_C['confidence']]:.0%}"
         return None
 
     # --- what the views ask ---------------------------------------------------

@@ -4,35 +4,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandardPaths, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandardPaths, QUrl, Qt, QTimer, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QMessageBox,
-    QSplitter,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
+    QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QSizePolicy, QSplitter,
+    QVBoxLayout, QWidget,
 )
 
 from ..core.topics import display_name
 from ..store import Store
+from ..store.collation import vi_sorted
 from ..store.queries import UNCATEGORIZED, ArticleFilter
 from . import workers
-from .article_model import ID_ROLE, ArticleTableModel
+from .article_menu import ArticleMenu
+from .article_model import COLUMNS, ID_ROLE, ArticleTableModel
+from .article_table import ArticleTable
 from .reader import ReaderView
 from .settings import Preferences
 
 DATE_CHOICES = [("Any date", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30), ("Past year", 365)]
-COLUMN_WIDTHS = [60, 300, 150, 0, 0, 48]  # Category fits "Chính trị Xã hội (93%)"; 0: a date, measured
 EXPORT_FOLDER = "export/folder"  # QSettings: where the last export went
+SORT_SETTING = "articles/sort"  # QSettings: "column order" of the table's sort, kept across restarts
+READER_MIN_CHARS = 36  # the reader's narrowest: its toolbar and the topic box stay whole
+DEFAULT_SPLIT = [840, 440]  # table and reader (in proportion on a smaller window)
 
 
 class ArticlesView(QWidget):
@@ -57,46 +51,35 @@ class ArticlesView(QWidget):
                                        "each story shows (a title's tooltip counts its sources)")
         self.count = QLabel()
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # the count may be cut on a small screen (the tab's title says it too); the filters may not
+        self.count.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         bar = QHBoxLayout()
         bar.addWidget(self.search, 3)
         for w in (self.site, self.category, self.date):
             w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            w.setMinimumContentsLength(9)
+            w.setMinimumContentsLength(7)
             bar.addWidget(w)
         bar.addWidget(self.unread)
         bar.addWidget(self.starred)
         bar.addWidget(self.one_per_story)
         bar.addWidget(self.count, 1)
 
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setSortingEnabled(True)
-        self.table.setWordWrap(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never measure 100k rows
-        bold = QFont(self.table.font())
-        bold.setBold(True)  # unread rows are bold
-        date_width = QFontMetrics(bold).horizontalAdvance("2026-11-28 14:55") + 14
-        for col, width in enumerate(COLUMN_WIDTHS):
-            header.resizeSection(col, width or date_width)
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSortIndicator(4, Qt.SortOrder.DescendingOrder)
+        self.table = ArticleTable(self.model)
+        self.table.customContextMenuRequested.connect(self._row_menu)
+        self._restore_sort()
 
         self.reader = ReaderView(store, self)
+        self.reader.setMinimumWidth(self.fontMetrics().averageCharWidth() * READER_MIN_CHARS)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.reader)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([840, 440])  # the Title column gets ~300 px at the default window size
+        for i in range(2):
+            self.splitter.setCollapsible(i, False)
+        self.splitter.setSizes(DEFAULT_SPLIT)  # the Title column gets ~300 px at the default window size
+        self.table.setMinimumWidth(self.table.horizontalHeader().sectionSize(0) + self.table.title_minimum()
+                                   + self.table.verticalScrollBar().sizeHint().width())
 
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
@@ -121,6 +104,8 @@ class ArticlesView(QWidget):
         self.model.loaded.connect(self._loaded)
         self.model.rowsArrived.connect(lambda _n: self._show_count())
         self.reader.articleChanged.connect(self._article_changed)
+        self.reader.statusMessage.connect(self.statusMessage)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(self._save_sort)
         self.reader.nextRequested.connect(lambda: self.step(1))
         self.reader.previousRequested.connect(lambda: self.step(-1))
 
@@ -131,7 +116,7 @@ class ArticlesView(QWidget):
     def refresh_choices(self) -> None:
         """Re-read the site and category lists (after a crawl or a profile change)."""
         self._fill(self.site, "All sites", [(p, p) for p in self.store.distinct_values("profile")])
-        cats = sorted(((display_name(c), c) for c in self.store.distinct_values("category")), key=lambda p: p[1].casefold())
+        cats = vi_sorted(((display_name(c), c) for c in self.store.distinct_values("category")), key=lambda p: p[0])
         cats.append(("(no topic)", UNCATEGORIZED))
         self._fill(self.category, "All topics", cats)
 
@@ -227,22 +212,109 @@ class ArticlesView(QWidget):
 
     def _show_count(self) -> None:
         n = self.model.total()
-        self.count.setText(f"{n:,} article{'s' if n != 1 else ''}")
+        text = f"{n:,} article{'s' if n != 1 else ''}"
+        fits = self.count.fontMetrics().horizontalAdvance(text) <= self.count.width()
+        self.count.setText(text if fits else f"{n:,}")  # a small screen: the number alone
+        self.count.setToolTip(text)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if not self.model.is_loading():
+            self._show_count()
+
+    # --- layout kept across restarts -----------------------------------------------------------------
+    def layout_state(self):
+        """The splitter's state to keep, or None when the table is too narrow to show every column
+        readable (such a state is not kept: the next start has the default split)."""
+        return self.splitter.saveState() if self.splitter.sizes()[0] >= self.table.readable_width() else None
+
+    def restore_layout(self, state) -> None:
+        if state is None or not self.splitter.restoreState(state) \
+                or self.splitter.sizes()[0] < self.table.readable_width():
+            self.splitter.setSizes(DEFAULT_SPLIT)
+
+    # --- row menu, sort ----------------------------------------------------------------------------
+    def _row_menu(self, pos) -> None:
+        index = self.table.indexAt(pos)
+        if not index.isValid():
+            return
+        selection = self.table.selectionModel()
+        if not selection.isRowSelected(index.row(), QModelIndex()):  # a right click on another row: that one,
+            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                      | QItemSelectionModel.SelectionFlag.Rows)
+            self._open_timer.stop()  # selected, not opened (nor marked read)
+        rows = [r for r in (self.model.article_row(i.row()) for i in selection.selectedRows()) if r]
+        if not rows:
+            return
+        labels = [self.category.itemData(i) for i in range(self.category.count())
+                  if self.category.itemData(i) not in (None, UNCATEGORIZED)]
+        self.row_menu = ArticleMenu(self, [r["id"] for r in rows], rows, labels)
+        self.row_menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def open_id(self, article_id: int) -> None:
+        self._open(article_id)
+
+    def open_original(self, url: str) -> None:
+        if self.reader.article is not None and self.reader.article["url"] == url:
+            self.reader.open_original()
+        elif url.startswith(("http://", "https://")) and QDesktopServices.openUrl(QUrl(url)):
+            self.statusMessage.emit(f"Opened the original in your browser: {url}")
+        else:
+            self.statusMessage.emit(f"Could not open {url}")
+
+    def _restore_sort(self) -> None:
+        """The sort the user chose last time (the newest fetched first, the first time)."""
+        column, order = 4, Qt.SortOrder.DescendingOrder
+        try:
+            saved_column, saved_order = (int(x) for x in str(QSettings().value(SORT_SETTING, "")).split())
+            if 0 <= saved_column < len(COLUMNS) and saved_order in (0, 1):
+                column, order = saved_column, Qt.SortOrder(saved_order)
+        except ValueError:
+            pass
+        self.table.horizontalHeader().setSortIndicator(column, order)
+        self.model.sort(column, order)
+
+    def _save_sort(self, column: int, order) -> None:
+        QSettings().setValue(SORT_SETTING, f"{column} {Qt.SortOrder(order).value}")
 
     # --- export -----------------------------------------------------------------------------------
     def export(self) -> None:
-        from ..export import FORMATS
-
-        ids = self.selected_ids()
-        if len(ids) < 2:
-            ids = self.model.all_ids()
-        if not ids:
+        """Export (Ctrl+E): the selected articles or all the listed ones, as the user says when both
+        are possible (one selected row is usually just the article being read)."""
+        selected, listed = self.selected_ids(), self.model.total()
+        if not listed:
             QMessageBox.information(self, "Export", "There are no articles to export with the current filter.")
             return
+        if not selected or len(selected) >= listed:
+            self.export_ids(self.model.all_ids())
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Export articles", "Which articles do you want to export?",
+                          parent=self)
+        chosen = box.addButton(f"The selected one{'s' if len(selected) > 1 else ''} ({len(selected):,})",
+                               QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(f"All listed ({listed:,})", QMessageBox.ButtonRole.ActionRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(chosen)
+        box.finished.connect(lambda _code: self._export_answered(box, selected))
+        self.export_box = box
+        box.open()
+
+    def _export_answered(self, box: QMessageBox, selected: list[int]) -> None:
+        self.export_box = None
+        role = box.buttonRole(box.clickedButton()) if box.clickedButton() else None
+        box.deleteLater()
+        if role == QMessageBox.ButtonRole.AcceptRole:
+            self.export_ids(selected)
+        elif role == QMessageBox.ButtonRole.ActionRole:
+            self.export_ids(self.model.all_ids())
+
+    def export_ids(self, ids: list[int]) -> None:
+        from ..export import FORMATS
+
         filters = ";;".join(FORMATS.values())
         start = str(export_folder() / "xnews-export.epub")
-        path, chosen = QFileDialog.getSaveFileName(self, f"Export {len(ids):,} articles", start,
-                                                   filters, FORMATS["epub"])
+        path, chosen = QFileDialog.getSaveFileName(self, f"Export {len(ids):,} article{'s' if len(ids) != 1 else ''}",
+                                                   start, filters, FORMATS["epub"])
         if not path:
             return
         QSettings().setValue(EXPORT_FOLDER, str(Path(path).parent))

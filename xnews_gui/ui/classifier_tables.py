@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from ..classify import TopicClassifier
-from ..classify.model import card_path
 from ..core.topics import display_name
+from ..store.collation import topic_key
 
 SCORE_COLUMNS = ("Topic", "Precision", "Recall", "F1", "Support")
 
@@ -29,17 +26,6 @@ def local_time(stamp: str) -> str:
         return datetime.fromisoformat(str(stamp)).astimezone().strftime("%Y-%m-%d %H:%M")
     except ValueError:
         return str(stamp)
-
-
-def read_card(model_path: Path) -> dict:
-    """The card beside the model (fast), else the one inside it (loads the model)."""
-    side = card_path(model_path)
-    if side.is_file():
-        try:
-            return json.loads(side.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
-    return TopicClassifier.load(model_path).card
 
 
 class ConfusionHeatMap(QTableWidget):
@@ -141,7 +127,7 @@ def fill_counts(table: QTableWidget, counts: list[tuple[str, int]], model_labels
     for name in hidden:
         merged.setdefault(name, 0)
     table.setRowCount(len(merged))
-    for r, (label, n) in enumerate(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))):
+    for r, (label, n) in enumerate(sorted(merged.items(), key=lambda kv: (-kv[1], topic_key(kv[0])))):
         name = QTableWidgetItem(display_name(label))
         name.setData(Qt.ItemDataRole.UserRole, label)
         if display_name(label) != label:

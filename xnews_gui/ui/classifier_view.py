@@ -1,25 +1,20 @@
-"""The Classifier screen: model card, per-class scores, confusion-matrix heat map, stored topics, Retrain.
+"""The Classifier screen: the models kept and the one in use, Retrain, Re-classify, scores, floor, topics.
 
-``ClassifierView(model_path, data_dir, parent=None, *, store=None, label_counts=None, hidden=None,
-on_hidden_changed=None, training_docs=None, corpus_dir=None)``
+``ClassifierView(data_dir, parent=None, *, store=None, label_counts=None, hidden=None,
+on_hidden_changed=None, corpus_dir=None)``
 
-Hooks (all optional; without them the view uses ``store``, and does without it when
-there is none):
+- The header always names the model in use (``services.model_registry``). A retrain runs in a process
+  of its own (``model_job``); the new model is kept with its card, compared with the model in use
+  on the same held-out documents, and used only when the user clicks "Use this model".
+- "Re-classify" re-labels the stored articles with the model in use, in a process of its own,
+  with progress and Cancel; the user's corrections keep their topic.
+- ``label_counts`` / ``hidden``: a list / set or a callable returning one (the stored topics and
+  those marked "not interested"); without them the view asks ``store``. ``on_hidden_changed(name,
+  hidden)`` is called when the user ticks "Not interested" (default: saved in the store).
 
-- ``label_counts``: a list of ``(label, count)`` or a callable returning one -- the topics
-  of stored articles. Called in a worker thread by ``refresh()``.
-- ``hidden``: a set of topic names, or a callable returning one -- the topics marked
-  "not interested".
-- ``on_hidden_changed(name, hidden)``: called on the GUI thread when the user ticks or
-  unticks "Not interested"; the ``hiddenChanged`` signal carries the same.
-- ``training_docs``: a callable returning ``classify.Doc``s (stored articles labelled by
-  the user's correction, else their section); called in the Retrain worker.
-- ``corpus_dir``: the corpus folder Retrain starts from (the "Corpus..." button changes it
-  and remembers it in QSettings).
-
-Signals: ``modelChanged(Path)`` after a retrained model is saved (to
-``<data_dir>/models/topic.npz``; reload the crawler's classifier then),
-``retrainFinished(object)`` with the ``RetrainResult``, ``hiddenChanged(str, bool)``.
+Signals: ``modelChanged(str)`` (the id of the model now in use), ``labelsChanged()`` (a
+re-classification wrote labels), ``jobFinished(str, dict)`` ("train" | "reclassify", the
+result), ``hiddenChanged(str, bool)``, ``hiddenSaved(str, bool)``.
 """
 
 from __future__ import annotations
@@ -30,33 +25,24 @@ from typing import Callable, Iterable
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QFileDialog,
-    QFormLayout,
-    QFrame,
-    QGroupBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QScrollArea,
-    QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
+    QAbstractItemView, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
+    QProgressBar, QPushButton, QScrollArea, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
     QWidget,
 )
 
-from ..classify import ModelError
-from ..classify.retrain import Cancelled, retrain
+from ..services.model_registry import SHIPPED, Registry
 from ..core.topics import display_name
-from ..paths import BUNDLED_MODEL, own_model_path
-from ..services.training import training_docs as training_docs_of
 from . import store_ops, workers
-from .classifier_tables import ConfusionHeatMap, ScoresTable, fill_counts, local_time, read_card
+from .classifier_actions import SETTINGS_CORPUS, ClassifierActions
+from .classifier_tables import ConfusionHeatMap, ScoresTable, fill_counts, local_time
+from .floor_box import FloorBox
+from .model_compare import ComparisonBox, model_name
+from .model_job import ModelJob
+from .model_list import ModelList
+from .wrap_scroll import WrapScroll
 
-SETTINGS_CORPUS = "classifier/corpus_dir"
+CARD_ROWS = ("Model", "Topics", "Features", "Training set", "Test set", "Accuracy", "Macro-F1", "Trained",
+             "Libraries", "Command")
 
 
 def _callable(value, default):
@@ -65,84 +51,99 @@ def _callable(value, default):
     return value if callable(value) else (lambda: value)
 
 
-class ClassifierView(QWidget):
-    modelChanged = Signal(Path)
-    retrainFinished = Signal(object)
+class ClassifierView(ClassifierActions, QWidget):
+    modelChanged = Signal(str)
+    labelsChanged = Signal()
+    jobFinished = Signal(str, dict)
     hiddenChanged = Signal(str, bool)
     hiddenSaved = Signal(str, bool)  # ... and now the store says so too (lists can re-read it)
 
     COUNT_COLUMNS = ("Topic", "Stored articles", "Not interested")
 
-    def __init__(self, model_path: Path, data_dir: Path, parent=None, *, store=None,
+    def __init__(self, data_dir: Path, parent=None, *, store=None,
                  label_counts: Iterable[tuple[str, int]] | Callable | None = None,
                  hidden: set[str] | Callable | None = None,
-                 on_hidden_changed: Callable[[str, bool], None] | None = None,
-                 training_docs: Callable | None = None, corpus_dir: Path | None = None):
+                 on_hidden_changed: Callable[[str, bool], None] | None = None, corpus_dir: Path | None = None):
         super().__init__(parent)
-        self.model_path = Path(model_path)
         self.data_dir = Path(data_dir)
+        self.registry = Registry(self.data_dir)
         self.store = store
         self._label_counts = _callable(label_counts, store.label_counts if store else list)
         self._hidden_source = _callable(hidden, store.hidden_categories if store else set)
         self._on_hidden_changed = on_hidden_changed if on_hidden_changed is not None else (
             self._save_hidden if hidden is None and store else None)
-        self._training_docs = training_docs if training_docs is not None else (
-            (lambda: training_docs_of(store)) if store else list)
         stored = QSettings().value(SETTINGS_CORPUS, "")
         self.corpus_dir: Path | None = Path(corpus_dir) if corpus_dir else (Path(stored) if stored else None)
-        self.card: dict = {}
+        self.versions: dict[str, object] = {}
+        self.active_id = SHIPPED
+        self.card: dict = {}  # the selected model's
         self.hidden: set[str] = set()
-        self._worker: workers.Worker | None = None
+        self.job: ModelJob | None = None
+        self._job_started = 0.0
+        self._job_message = ""
+        self._select_next: str | None = None
         self._refresh_worker: workers.Worker | None = None
         self._refresh_again = False
         self._refresh_timer = QTimer(self, singleShot=True, interval=800)
         self._refresh_timer.timeout.connect(self.refresh)
+        self._clock = QTimer(self, interval=1000)
+        self._clock.timeout.connect(self._show_job_status)
         self._filling = False
         self._build()
         self.refresh()
 
     # --- layout -------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.title = QLabel("<b>Topic model</b>")
-        self.path_label = QLabel()
-        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.path_label.setStyleSheet("color: palette(mid);")
-        self.corpus_button = QPushButton("Corpus…", toolTip="The labelled corpus folder Retrain starts from")
-        self.corpus_button.clicked.connect(self.choose_corpus)
+        self.active_label = QLabel()
+        self.active_label.setWordWrap(True)
+        self.active_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.refresh_button = QPushButton("Refresh", clicked=self.refresh)
+        self.corpus_button = QPushButton("Corpus…", toolTip="The labelled corpus folder Retrain starts from",
+                                         clicked=self.choose_corpus)
         self.retrain_button = QPushButton("Retrain", toolTip="Train a new model on the corpus and the articles "
-                                          "labelled by you or by their site section")
-        self.retrain_button.clicked.connect(self._retrain_clicked)
-        self.refresh_button = QPushButton("Refresh")
-        self.refresh_button.clicked.connect(self.refresh)
+                                          "labelled by you or by their site section; it is kept beside the "
+                                          "model in use, which it replaces only if you choose it",
+                                          clicked=self.start_retrain)
+        self.reclassify_button = QPushButton("Re-classify", toolTip="Re-label the stored articles with the model "
+                                             "in use (your corrections stay)", clicked=self.start_reclassify)
         top = QHBoxLayout()
-        top.addWidget(self.title)
-        top.addWidget(self.path_label, 1)
-        for b in (self.refresh_button, self.corpus_button, self.retrain_button):
+        top.addWidget(self.active_label, 1)
+        for b in (self.refresh_button, self.corpus_button, self.retrain_button, self.reclassify_button):
             top.addWidget(b)
+        self.notice = QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color: #b9770e;")
+        self.notice.hide()
 
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.setVisible(False)
+        self.cancel_button = QPushButton("Cancel", clicked=self.cancel_job)
+        self.cancel_button.setVisible(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         status_row = QHBoxLayout()
         status_row.addWidget(self.status, 1)
         status_row.addWidget(self.progress)
+        status_row.addWidget(self.cancel_button)
 
-        # left: card and stored topics
+        self.models = ModelList()
+        self.models.chosen.connect(self._show_selected)
+        self.models.useRequested.connect(self.use_model)
+        self.models.removeRequested.connect(self.remove_model)
+        models_box = QGroupBox("Models")
+        QVBoxLayout(models_box).addWidget(self.models)
         self.card_box = QGroupBox("Model card")
         self.card_form = QFormLayout(self.card_box)
         self.card_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         self.card_fields: dict[str, QLabel] = {}
-        for key in ("Model", "Topics", "Features", "Training set", "Test set", "Accuracy", "Macro-F1",
-                    "Trained", "Libraries", "Command"):
-            value = QLabel("–")
-            value.setWordWrap(True)
+        for key in CARD_ROWS:
+            value = QLabel("–", wordWrap=True)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.card_fields[key] = value
             self.card_form.addRow(key + ":", value)
-
+        card_scroll = self.card_scroll = WrapScroll(self.card_box)
         self.counts_table = QTableWidget(0, len(self.COUNT_COLUMNS))
         self.counts_table.setHorizontalHeaderLabels(self.COUNT_COLUMNS)
         self.counts_table.verticalHeader().setVisible(False)
@@ -155,65 +156,59 @@ class ClassifierView(QWidget):
         self.counts_table.itemChanged.connect(self._hidden_item_changed)
         counts_box = QGroupBox("Stored articles by topic")
         QVBoxLayout(counts_box).addWidget(self.counts_table)
-        card_scroll = QScrollArea()
-        card_scroll.setWidgetResizable(True)
-        card_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        card_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        card_scroll.setWidget(self.card_box)
         left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(card_scroll)
-        left.addWidget(counts_box)
-        left.setStretchFactor(0, 3)
-        left.setStretchFactor(1, 2)
+        for w in (models_box, card_scroll, counts_box):
+            left.addWidget(w)
+            left.setCollapsible(left.indexOf(w), False)
 
-        # right: per-class scores and the heat map
+        self.comparison = ComparisonBox()
         self.scores_table = ScoresTable()
-        scores_box = QGroupBox("Per-class precision / recall / F1 (held-out test set)")
-        QVBoxLayout(scores_box).addWidget(self.scores_table)
+        scores_scroll = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        scores_scroll.setWidget(self.scores_table)
         self.heatmap = ConfusionHeatMap()
-        heat_box = QGroupBox("Confusion matrix (rows: true topic, columns: predicted)")
-        QVBoxLayout(heat_box).addWidget(self.heatmap)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(scores_box)
-        right.addWidget(heat_box)
-
-        row_height = self.fontMetrics().height() + 8
+        self.floor_box = FloorBox()
+        self.floor_box.floorChosen.connect(self.set_floor)
+        self.details = QTabWidget()
+        for widget, name, tip in (
+                (self.comparison, "Comparison", "The selected model beside the model in use, on the same held-out "
+                 "documents"),
+                (scores_scroll, "Scores", "Per-topic precision, recall and F1 on the held-out test set"),
+                (self.heatmap, "Confusion", "Rows: true topic, columns: predicted (held-out test set)"),
+                (self.floor_box, "Floor", "The confidence under which an article gets no topic")):
+            self.details.setTabToolTip(self.details.addTab(widget, name), tip)
         for table in (self.counts_table, self.scores_table):
-            table.verticalHeader().setDefaultSectionSize(row_height)
+            table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
             table.setAlternatingRowColors(True)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
-
+        split.addWidget(self.details)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        for i in range(2):
+            split.setCollapsible(i, False)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        line = QFrame()
-        line.setFrameShape(QFrame.Shape.HLine)
+        layout.addWidget(self.notice)
+        line = QFrame(frameShape=QFrame.Shape.HLine)
         layout.addWidget(line)
         layout.addWidget(split, 1)
         layout.addLayout(status_row)
 
     # --- data ---------------------------------------------------------------------------------
-    def refresh(self) -> None:
-        """Re-read the model card, stored topic counts and hidden topics (in a worker)."""
+    def refresh(self, select: str | None = None) -> None:
+        """Re-read the models, the stored topic counts and hidden topics (in a worker)."""
         self._refresh_timer.stop()
+        if select:
+            self._select_next = select
         if self._refresh_worker is not None:
             self._refresh_again = True  # the running one may have counted before the latest rows
             return
-        path, counts, hidden = self.model_path, self._label_counts, self._hidden_source
+        registry, counts, hidden = self.registry, self._label_counts, self._hidden_source
 
         def load():
-            result = {"counts": [], "hidden": set(), "card": {}, "error": ""}
-            try:
-                result["card"] = read_card(path)
-            except ModelError as exc:
-                result["error"] = str(exc)
-            result["counts"] = list(counts())
-            result["hidden"] = set(hidden())
-            return result
+            return {"versions": registry.versions(), "active": registry.active_id(), "floor": registry.floor(),
+                    "labels_from": registry.labels_from(), "counts": list(counts()), "hidden": set(hidden())}
 
         worker = workers.Worker(load)
         worker.signals.result.connect(self._apply)
@@ -228,30 +223,54 @@ class ClassifierView(QWidget):
             self.refresh()
 
     def schedule_refresh(self, *_args) -> None:
-        """Refresh soon, once for a burst of calls (articles arriving during a crawl).
-
-        While the screen is hidden nothing is read; it refreshes when shown."""
+        """Refresh soon, once for a burst of calls (articles arriving during a crawl); while the screen
+        is hidden nothing is read: it refreshes when shown."""
         if self.isVisible() and not self._refresh_timer.isActive():
             self._refresh_timer.start()
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
         if not event.spontaneous() and self._refresh_worker is None:
             self.refresh()  # the stored articles may have changed while another tab was shown
 
     def _apply(self, result: dict) -> None:
-        self.card = result["card"]
+        self.versions = {v.id: v for v in result["versions"]}
+        self.active_id = result["active"]
         self.hidden = set(result["hidden"])
-        self._show_card()
+        select, self._select_next = self._select_next, None
+        self.models.show_versions(result["versions"], self.active_id, select)
+        active = self.versions.get(self.active_id)
+        self.floor_box.show_for(active.card if active else {}, result["floor"])
+        self._show_active(result["labels_from"])
+        self._show_selected(self.models.selected_id())
         self._show_counts(result["counts"])
-        if result["error"]:
-            self.card_fields["Model"].setText(f"<span style='color:#c62828'>{html.escape(result['error'])}</span>")
 
-    def _show_card(self) -> None:
-        card = self.card
-        shipped = self.model_path.resolve() == BUNDLED_MODEL.resolve()
-        self.path_label.setText("the model shipped with XNews" if shipped else str(self.model_path))
-        f = self.card_fields
+    def _show_active(self, labels_from: str) -> None:
+        v = self.versions.get(self.active_id)
+        title = v.title if v else model_name(self.active_id)
+        facts = []
+        if v and v.created:
+            facts.append(f"trained {local_time(v.created)}")
+        if v and v.accuracy is not None:
+            facts.append(f"held-out accuracy {v.accuracy:.3f}")
+        self.active_label.setText(f"Topic model in use: <b>{html.escape(title)}</b>"
+                                  + (f" ({', '.join(facts)})" if facts else ""))
+        stale = labels_from != self.active_id and self.store is not None
+        self.notice.setText(f"The stored articles were last labelled as a whole with {model_name(labels_from)}; "
+                            f"crawls now use {model_name(self.active_id)}. Re-classify gives them all its labels "
+                            "(your corrections stay)." if stale else "")
+        self.notice.setVisible(stale)
+
+    def _show_selected(self, version_id: str) -> None:
+        v = self.versions.get(version_id)
+        self.card = v.card if v else {}
+        title = v.title if v else ""
+        self.card_box.setTitle(f"Model card: {title}" if title else "Model card")
+        self._show_card(v is not None and v.id == SHIPPED)
+        self.comparison.show_for(title, self.card)
+
+    def _show_card(self, shipped: bool) -> None:
+        card, f = self.card, self.card_fields
         # the shipped model's card holds the command its makers ran, with their folders: not for users
         self.card_form.setRowVisible(f["Command"], not shipped)
         if not card:
@@ -260,12 +279,11 @@ class ClassifierView(QWidget):
             self.scores_table.setRowCount(0)
             self.heatmap.set_matrix([], [])
             return
-        ts = card.get("training_set", {})
-        m = card.get("metrics") or {}
+        ts, m = card.get("training_set", {}), card.get("metrics") or {}
         f["Model"].setText(card.get("model", "–"))
         f["Topics"].setText(f"{len(card.get('labels', []))}: "
                             + ", ".join(display_name(x) for x in card.get("labels", [])))
-        f["Features"].setText(f"{card.get('features', '–'):,}" if isinstance(card.get("features"), int) else "–")
+        f["Features"].setText(f"{card['features']:,}" if isinstance(card.get("features"), int) else "–")
         f["Training set"].setText(f"{ts.get('train_docs', '–')} documents from {ts.get('source') or 'unknown'}"
                                   f" ({ts.get('duplicates_removed_train', 0)} duplicates removed)")
         f["Test set"].setText(f"{ts.get('test_docs', '–')} documents ({ts.get('test_split', '')}; "
@@ -276,6 +294,7 @@ class ClassifierView(QWidget):
         v = card.get("versions", {})
         f["Libraries"].setText(", ".join(f"{k} {v[k]}" for k in ("scikit-learn", "numpy", "python") if k in v) or "–")
         f["Command"].setText(card.get("command", "–"))
+        self.card_scroll.fit()
         self.scores_table.show_scores(m)
         matrix = m.get("confusion_matrix")
         self.heatmap.set_matrix(list(m["labels"]) if matrix else [], matrix or [])
@@ -283,7 +302,8 @@ class ClassifierView(QWidget):
     def _show_counts(self, counts: list[tuple[str, int]]) -> None:
         self._filling = True
         try:
-            fill_counts(self.counts_table, counts, self.card.get("labels", []), self.hidden)
+            active = self.versions.get(self.active_id)
+            fill_counts(self.counts_table, counts, active.card.get("labels", []) if active else [], self.hidden)
         finally:
             self._filling = False
 
@@ -293,12 +313,10 @@ class ClassifierView(QWidget):
         return [(t.item(r, 0).data(Qt.ItemDataRole.UserRole), int(t.item(r, 1).text()),
                  t.item(r, 2).checkState() == Qt.CheckState.Checked) for r in range(t.rowCount())]
 
+    # --- not interested -----------------------------------------------------------------------
     def _hidden_item_changed(self, item: QTableWidgetItem) -> None:
-        if self._filling or item.column() != 2:
-            return
-        name = item.data(Qt.ItemDataRole.UserRole)
-        hidden = item.checkState() == Qt.CheckState.Checked
-        self.set_hidden(name, hidden)
+        if not self._filling and item.column() == 2:
+            self.set_hidden(item.data(Qt.ItemDataRole.UserRole), item.checkState() == Qt.CheckState.Checked)
 
     def set_hidden(self, name: str, hidden: bool) -> None:
         """Mark a topic "not interested" (or not): the callback, then ``hiddenChanged``."""
@@ -318,84 +336,3 @@ class ClassifierView(QWidget):
                         on_done=lambda _r: self.hiddenSaved.emit(name, hidden),
                         on_error=lambda message: self.status.setText(
                             f"Could not save '{display_name(name)}': {message}"))
-
-    # --- retrain ------------------------------------------------------------------------------
-    def choose_corpus(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Corpus folder (<topic>/<file>.txt)",
-                                                  str(self.corpus_dir or Path.home()))
-        if folder:
-            self.set_corpus_dir(Path(folder))
-
-    def set_corpus_dir(self, folder: Path | None) -> None:
-        self.corpus_dir = Path(folder) if folder else None
-        QSettings().setValue(SETTINGS_CORPUS, str(self.corpus_dir or ""))
-        self.status.setText(f"Retrain will start from {self.corpus_dir}." if self.corpus_dir
-                            else "Retrain will use stored articles only.")
-
-    @property
-    def retraining(self) -> bool:
-        return self._worker is not None
-
-    def _retrain_clicked(self) -> None:
-        if self._worker is not None:
-            self._worker.abort()
-            self.retrain_button.setEnabled(False)
-            self.status.setText("Stopping after the current step…")
-        else:
-            self.start_retrain()
-
-    def start_retrain(self) -> None:
-        if self._worker is not None:
-            return
-        old, out = self.model_path, own_model_path(self.data_dir)
-        corpus_dir, docs = self.corpus_dir, self._training_docs
-        cache = self.data_dir / "cache" / "corpora"
-
-        def job(worker):
-            return retrain(old, out, corpus_dir=corpus_dir, extra_docs=list(docs() or []), cache_dir=cache,
-                           progress=lambda f, msg: worker.signals.progress.emit((f, msg)),
-                           should_stop=lambda: worker.aborted)
-
-        worker = workers.Worker(job)
-        worker.signals.progress.connect(self._retrain_progress)
-        worker.signals.result.connect(self._retrain_done)
-        worker.signals.error.connect(self._retrain_failed)
-        worker.signals.finished.connect(self._retrain_finished)
-        self.retrain_button.setText("Cancel")
-        self.progress.setValue(0)
-        self.progress.setVisible(True)
-        self.status.setText("Retraining…")
-        self._worker = workers.start(worker, workers.crawl_pool())  # long job: keep the query pool free
-
-    def _retrain_progress(self, update) -> None:
-        fraction, message = update
-        self.progress.setValue(int(fraction * 100))
-        self.status.setText(f"Retraining: {message}")
-
-    def _retrain_done(self, result) -> None:
-        self.model_path = result.path
-        self.card = result.card
-        self._show_card()
-        self.status.setText(f"Retrained and saved to {result.path}. {result.summary()}")
-        self.retrainFinished.emit(result)
-        self.modelChanged.emit(result.path)
-
-    def _retrain_failed(self, message: str) -> None:
-        if message.startswith(Cancelled.__name__):
-            self.status.setText("Retrain cancelled; the model is unchanged.")
-        else:
-            self.status.setText(f"Retrain failed: {message}")
-
-    def _retrain_finished(self) -> None:
-        if self._worker is not None and self._worker.aborted and not self.status.text().startswith("Retrain"):
-            self.status.setText("Retrain cancelled; the model is unchanged.")
-        self._worker = None
-        self.retrain_button.setText("Retrain")
-        self.retrain_button.setEnabled(True)
-        self.progress.setVisible(False)
-        self.refresh()
-
-    def shutdown(self) -> None:
-        """Ask a running retrain to stop (the app calls ``workers.wait_all`` on exit)."""
-        if self._worker is not None:
-            self._worker.abort()

@@ -1,16 +1,17 @@
 """The crawl dashboard: pick profiles, start/pause/resume/stop, watch progress, errors and log,
-and re-crawl on a schedule while the app is open."""
+re-crawl on a schedule while the app is open (kept in the store: it goes on after a restart), and
+resume a crawl the app was closed (or killed) during."""
 
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable
 
 import shiboken6
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+    QAbstractItemView, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
     QListWidgetItem, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox, QSplitter, QTableView, QTabWidget,
     QVBoxLayout, QWidget,
 )
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 from ..core.profile import Profile
 from ..store import Store
 from . import icons
+from .crawl_schedule import CrawlScheduler, ScheduleControls, earlier_crawls, mark_scheduled
 from .crawl_session import CrawlSession
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .error_model import ErrorTableModel
@@ -31,18 +33,21 @@ class CrawlView(QWidget):
     articlesStored = Signal(list)  # ids of new articles, in batches
     sessionFinished = Signal(str, dict)  # profile name, summary
     pageChosen = Signal(str, str, str)  # a card's failing page: profile, URL, "reader" | "sites"
+    schedulesChanged = Signal()  # a schedule or its next run changed (the Sites list shows them too)
 
     def __init__(self, store: Store, parent=None, *, classifier_loader: Callable | None = None,
-                 preferences: Callable[[], Preferences] = Preferences.load):
+                 preferences: Callable[[], Preferences] = Preferences.load,
+                 clock: Callable[[], datetime] = datetime.now):
         super().__init__(parent)
         self.store = store
         self.data_dir = store.root
         self.classifier_loader = classifier_loader
         self.preferences = preferences
+        self.clock = clock
         self.demo = DemoSite(store)
         self.sessions: dict[str, CrawlSession] = {}
         self.cards: dict[str, SessionCard] = {}
-        self.next_runs: dict[str, datetime] = {}
+        self.scheduler = CrawlScheduler(store, clock, self)
         self._last_pages: dict[str, tuple[float, int]] = {}
         self._rates: dict[str, float] = {}
 
@@ -50,6 +55,10 @@ class CrawlView(QWidget):
         self.tick = QTimer(self, interval=1000)
         self.tick.timeout.connect(self._on_tick)
         self.tick.start()
+        self.scheduler.changed.connect(self._schedules_changed)
+        names = self.store.profile_names()
+        self.scheduler.load(names)
+        self._show_earlier_crawls(names)
         self.refresh_profiles()
         self.history.refresh()
 
@@ -72,6 +81,8 @@ class CrawlView(QWidget):
         self.profile_list = QListWidget()
         self.profile_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.profile_list.setToolTip("Tick the sites to crawl")
+        self.profile_list.itemChanged.connect(lambda _item: self.schedule_controls.sync())
+        self.profile_list.currentItemChanged.connect(lambda *_: self.schedule_controls.sync())
         self.start_button = QPushButton(icons.named("start"), "Start")
         self.start_button.setToolTip("Crawl the ticked sites (F5)")
         self.pause_button = QPushButton(icons.named("pause"), "Pause")
@@ -86,22 +97,15 @@ class CrawlView(QWidget):
             buttons.addWidget(b)
         self.max_pages = QSpinBox(minimum=0, maximum=1_000_000, singleStep=50, specialValueText="no limit")
         self.max_pages.setToolTip("Stop each crawl after this many pages (0 = the profile's own limit)")
-        self.schedule_box = QCheckBox("Re-crawl every")
-        self.schedule_minutes = QSpinBox(minimum=1, maximum=24 * 60, value=30, suffix=" min")
-        self.schedule_box.setToolTip("While XNews is open, crawl the ticked sites again after each run")
-        self.schedule_box.toggled.connect(self._schedule_changed)
-        self.schedule_minutes.valueChanged.connect(self._schedule_changed)
-        sched = QHBoxLayout()
-        sched.addWidget(self.schedule_box)
-        sched.addWidget(self.schedule_minutes)
-        sched.addStretch(1)
+        self.schedule_controls = ScheduleControls(self.scheduler, self._schedule_targets, self.schedule)
+        self.schedule_box, self.schedule_minutes = self.schedule_controls.box, self.schedule_controls.minutes
         form = QFormLayout()
         form.addRow("Page limit:", self.max_pages)
         left_box = QGroupBox("Sites")
         left = QVBoxLayout(left_box)
         left.addWidget(self.profile_list, 1)
         left.addLayout(form)
-        left.addLayout(sched)
+        left.addWidget(self.schedule_controls)
         left.addLayout(buttons)
 
         # right: one card per crawl, the chart under them
@@ -164,17 +168,21 @@ class CrawlView(QWidget):
     # --- profiles -------------------------------------------------------------------------
     def refresh_profiles(self) -> None:
         checked = set(self.checked_profiles())
+        current = self.profile_list.currentItem().text() if self.profile_list.currentItem() else ""
+        self.profile_list.blockSignals(True)
         self.profile_list.clear()
-        for name in self.store.profile_names():
+        names = self.store.profile_names()
+        for name in names:
             item = QListWidgetItem(name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if name in checked else Qt.CheckState.Unchecked)
-            minutes = self._scheduled_minutes(name)
-            if minutes:
-                item.setIcon(icons.named("schedule"))
-                item.setToolTip(f"Re-crawled every {minutes} min while XNews is open")
             self.profile_list.addItem(item)
-        self.hint.setVisible(not self.sessions and self.store.count_articles() == 0)
+            if name == current:
+                self.profile_list.setCurrentItem(item)
+        mark_scheduled(self.profile_list, {name: self.scheduler.text(name) for name in names})
+        self.profile_list.blockSignals(False)
+        self.schedule_controls.sync()
+        self.hint.setVisible(not self.sessions and not self.cards and self.store.count_articles() == 0)
 
     def checked_profiles(self) -> list[str]:
         out = []
@@ -236,8 +244,8 @@ class CrawlView(QWidget):
         session.errorsAdded.connect(lambda errs, n=name: self.errors.add(n, errs))
         session.logAdded.connect(lambda lines, n=name: [self._log(n, line) for line in lines])
         session.finished.connect(lambda summary, n=name: self._finished(n, summary))
-        self.next_runs.pop(name, None)
-        card.set_next_run(None)
+        self.scheduler.started(name)
+        self.store.clear_interrupted(name)
         self._last_pages[name] = (time.monotonic(), 0)
         self._rates.pop(name, None)
         self._log(name, f"crawl started: {', '.join(profile.start_urls)}")
@@ -261,12 +269,19 @@ class CrawlView(QWidget):
     def is_crawling(self) -> bool:
         return any(s.is_active() for s in self.sessions.values())
 
+    def active_crawls(self) -> list[str]:
+        return [name for name, s in self.sessions.items() if s.is_active()]
+
     def shutdown(self, timeout_ms: int = 10000) -> None:
-        """Stop every crawl and wait for the workers (closing the window)."""
+        """Stop every crawl and wait for the workers (closing the window). The crawls still running are
+        remembered as interrupted: the next start offers to resume them."""
         from . import workers
 
         self.tick.stop()
-        self.next_runs.clear()
+        self.scheduler.stop_timing()
+        interrupted = self.active_crawls()
+        if interrupted:
+            self.store.mark_interrupted(interrupted)
         self.stop_all()
         for session in self.sessions.values():  # crawls in a process of their own
             session.wait(timeout_ms)
@@ -280,6 +295,7 @@ class CrawlView(QWidget):
             card = SessionCard(name)
             card.pauseToggled.connect(self._toggle_pause)
             card.stopClicked.connect(lambda n: self.sessions[n].stop() if n in self.sessions else None)
+            card.resumeClicked.connect(self.start_profile)
             card.pageChosen.connect(lambda url, where, n=name: self.pageChosen.emit(n, url, where))
             self.cards[name] = card
             self.cards_layout.insertWidget(0, card)
@@ -323,10 +339,7 @@ class CrawlView(QWidget):
         self._log(name, f"crawl {summary.get('status', 'finished')}: {summary.get('pages', 0)} pages, "
                         f"{summary.get('articles', 0)} new articles, {summary.get('errors', 0)} errors"
                         + (f"; rule probably broken: {broken}" if broken else ""))
-        minutes = self._scheduled_minutes(name)
-        if minutes and summary.get("status") != "stopped":
-            self.next_runs[name] = datetime.now() + timedelta(minutes=minutes)
-            card.set_next_run(self.next_runs[name])
+        self.scheduler.finished(name, str(summary.get("status", "finished")))
         self._sync_buttons()
         self.history.refresh()
         self.sessionFinished.emit(name, summary)
@@ -340,43 +353,40 @@ class CrawlView(QWidget):
 
     def _on_tick(self) -> None:
         self._sample()
-        now = datetime.now()
-        for name, when in list(self.next_runs.items()):
-            if when <= now:
-                del self.next_runs[name]
-                self.start_profile(name)
+        for name in self.scheduler.due():
+            self.start_profile(name)
 
     # --- scheduling --------------------------------------------------------------------------
-    def _scheduled_minutes(self, name: str) -> int:
-        try:
-            return int(QSettings().value(f"schedule/{name}", 0) or 0)
-        except (TypeError, ValueError):
-            return 0
+    @property
+    def next_runs(self) -> dict[str, datetime]:
+        return self.scheduler.next_runs
 
-    def _schedule_changed(self, *_args) -> None:
-        minutes = self.schedule_minutes.value() if self.schedule_box.isChecked() else 0
-        settings = QSettings()
-        for name in self.checked_profiles():
-            settings.setValue(f"schedule/{name}", minutes)
-            if not minutes:
-                self.next_runs.pop(name, None)
-                if name in self.cards:
-                    self.cards[name].set_next_run(None)
-            elif name in self.sessions and not self.sessions[name].is_active():
-                self.next_runs[name] = datetime.now() + timedelta(minutes=minutes)
-                self._card(name).set_next_run(self.next_runs[name])
-        self.refresh_profiles()
+    def _schedule_targets(self) -> list[str]:
+        """The sites the schedule controls act on: the ticked ones, else the highlighted one."""
+        names = self.checked_profiles()
+        current = self.profile_list.currentItem()
+        return names or ([current.text()] if current is not None else [])
 
     def schedule(self, name: str, minutes: int) -> None:
-        """Re-crawl ``name`` every ``minutes`` (0 = never) while the app is open."""
-        QSettings().setValue(f"schedule/{name}", minutes)
-        if minutes and name not in self.next_runs and not (name in self.sessions and self.sessions[name].is_active()):
-            self.next_runs[name] = datetime.now() + timedelta(minutes=minutes)
-        elif not minutes:
-            self.next_runs.pop(name, None)
-        if name in self.cards or minutes:
-            self._card(name).set_next_run(self.next_runs.get(name))
+        """Re-crawl ``name`` every ``minutes`` (0 = never) while the app is open; kept in the store."""
+        self.scheduler.set(name, minutes)
+        if minutes and name not in self.cards:
+            self._card(name).set_state("scheduled")
+
+    def _schedules_changed(self) -> None:
+        for name, card in self.cards.items():
+            card.set_next_run(self.scheduler.next_runs.get(name), self.scheduler.text(name))
         self.refresh_profiles()
+        self.schedulesChanged.emit()
+
+    def _show_earlier_crawls(self, names) -> None:
+        """After a restart: a card for each scheduled site (with its next run) and for each crawl that
+        was interrupted (the app closed or was killed during it), with Resume."""
+        for name, state, note in earlier_crawls(self.store, names, self.scheduler):
+            card = self._card(name)
+            card.set_state(state)
+            card.set_next_run(self.scheduler.next_runs.get(name), self.scheduler.text(name))
+            card.set_note(note)
 
     # --- misc --------------------------------------------------------------------------------
     def _sync_buttons(self) -> None:
@@ -387,3 +397,4 @@ class CrawlView(QWidget):
 
     def _log(self, name: str, message: str) -> None:
         self.log.appendPlainText(f"{time.strftime('%H:%M:%S')}  [{name}]  {message}")
+

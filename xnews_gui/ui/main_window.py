@@ -6,7 +6,6 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
-from ..paths import topic_model_path
 from ..services.crawl import ClassifierLoader
 from ..store import Store
 from . import icons, store_ops
@@ -28,11 +27,13 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("XNews")
         self.setWindowIcon(icons.named("articles"))
         self.resize(1280, 820)
+        self.quit_box: QMessageBox | None = None  # "Quit while crawling?" while it is open
+        self._quit_confirmed = False
 
         self.crawl = CrawlView(store, classifier_loader=ClassifierLoader(self.data_dir))
         self.articles = ArticlesView(store)
         self.sites = SitesView(store, demo=self.crawl.demo)  # one demo server for both tabs
-        self.classifier = ClassifierView(topic_model_path(self.data_dir), self.data_dir, store=store)
+        self.classifier = ClassifierView(self.data_dir, store=store)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         for widget, name, label in ((self.sites, "sites", "Sites"), (self.crawl, "crawl", "Crawl"),
@@ -47,18 +48,24 @@ class MainWindow(QMainWindow):
         self.crawl.articlesStored.connect(self.classifier.schedule_refresh)
         self.crawl.sessionFinished.connect(lambda *_: self.classifier.refresh())
         self.classifier.hiddenSaved.connect(lambda *_: self.articles.model.reload())  # hidden topics go at once
+        self.classifier.labelsChanged.connect(self._labels_changed)  # a re-classification wrote new topics
         self.articles.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.articles.model.loaded.connect(self._show_counts)
         self.articles.model.rowsArrived.connect(lambda _n: self._show_counts(self.articles.model.total()))
         self.sites.profileSaved.connect(lambda *_: self.crawl.refresh_profiles())
         self.crawl.pageChosen.connect(self.open_page)  # a failing page on a crawl card
         self.crawl.sessionFinished.connect(lambda *_: self.sites.refresh())  # the last crawl's degraded fields
+        self.crawl.schedulesChanged.connect(lambda: self.sites.refresh())  # the Sites list shows schedules too
         store_ops.reporter().failed.connect(self._write_failed)  # a background store write failed
         self._build_menus()
         self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
         self._restore()
         # The topic model is not loaded here: a crawl's own process loads it (services/crawl_child.py);
         # only a profile marked "render" crawls in this process, and its crawl loads it in the background.
+
+    def _labels_changed(self) -> None:
+        self.articles.refresh_choices()
+        self.articles.model.reload()
 
     def _write_failed(self, message: str) -> None:
         self.statusBar().showMessage(message, 15000)
@@ -93,6 +100,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         m = bar.addMenu("&File")
         self._action(m, "&Export articles…", self.articles.export, "Ctrl+E", "export")
+        self._action(m, "&Import profile…", self._import_profile, "Ctrl+I", "sites")
         m.addSeparator()
         self._action(m, "&Settings…", self.open_settings, "Ctrl+,", "settings")
         m.addSeparator()
@@ -119,10 +127,33 @@ class MainWindow(QMainWindow):
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.articles.addAction(action)
             m.addAction(action)
+        topic = self._action(m, "Set the &topic…", self._edit_topic, "T")
+        topic.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.articles.addAction(topic)
+        m.addSeparator()
+        self._action(m, "Re-&classify stored articles", self._reclassify, None, "classifier")
 
         m = bar.addMenu("&Help")
         self._action(m, "&Keyboard shortcuts", self._show_shortcuts)
         self._action(m, "&About XNews", self._about)
+
+    def _edit_topic(self) -> None:
+        """The reader's topic box, open (T): the correction from the keyboard."""
+        box = self.articles.reader.category
+        if box.isEnabled():
+            self.show_tab("articles")
+            box.setFocus()
+            box.showPopup()
+
+    def _reclassify(self) -> None:
+        self.show_tab("classifier")
+        if self.classifier.start_reclassify() is None:
+            self.statusBar().showMessage("A model job is running in the Classifier tab; try again when it ends.", 8000)
+
+    def _import_profile(self) -> None:
+        """File > Import profile…: a profile JSON file into the store (the Sites tab shows it)."""
+        self.show_tab("sites")
+        self.sites.import_dialog()
 
     def _focus_search(self) -> None:
         self.show_tab("articles")
@@ -144,7 +175,8 @@ class MainWindow(QMainWindow):
             "Ctrl+1 … Ctrl+4  switch tabs\nCtrl+F  search articles\nF5 / Shift+F5  start / stop crawling\n"
             "J or N / K or P  next / previous article\nM  mark read or unread\nS  star\n"
             "O or Ctrl+Enter  open the original in the browser\nCtrl+Shift+C  copy the link\n"
-            "Ctrl+E  export the selected (or all listed) articles"))
+            "T  set the topic (or right-click a row: Topic)\n"
+            "Ctrl+E  export the selected or all listed articles\nCtrl+I  import a profile"))
 
     def _about(self) -> None:
         QMessageBox.about(self, "About XNews", "<b>XNews</b><br>Point-and-click wrapper builder, crawler, topic "
@@ -162,9 +194,7 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if state is not None:
             self.restoreState(state)
-        splitter = s.value("articles/splitter")
-        if splitter is not None:
-            self.articles.splitter.restoreState(splitter)
+        self.articles.restore_layout(s.value("articles/splitter"))
         try:
             self.tabs.setCurrentIndex(int(s.value("window/tab", TABS.index("crawl"))))
         except (TypeError, ValueError):
@@ -175,9 +205,17 @@ class MainWindow(QMainWindow):
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
         s.setValue("window/tab", self.tabs.currentIndex())
-        s.setValue("articles/splitter", self.articles.splitter.saveState())
+        splitter = self.articles.layout_state()
+        if splitter is None:
+            s.remove("articles/splitter")  # a split that left a column unreadable is not kept
+        else:
+            s.setValue("articles/splitter", splitter)
 
     def closeEvent(self, event) -> None:  # noqa: N802
+        if (self.crawl.is_crawling() or self.classifier.job is not None) and not self._quit_confirmed:
+            event.ignore()  # asked first; the answer closes the window again
+            self._ask_before_quitting()
+            return
         if self.crawl.is_crawling():
             self.statusBar().showMessage("Stopping crawls…")
         self.save_state()
@@ -188,6 +226,30 @@ class MainWindow(QMainWindow):
         workers.wait_all(5000)
         self.release_web_pages()
         super().closeEvent(event)
+
+    def _ask_before_quitting(self) -> None:
+        if self.quit_box is not None:
+            return
+        names = ", ".join(self.crawl.active_crawls())
+        parts = [f"XNews is crawling {names}. The crawl stops; the Crawl tab offers to resume it where it "
+                 "stopped when XNews starts again."] if names else []
+        if self.classifier.job is not None:
+            parts.append("A model is being trained: it stops and is not kept." if self.classifier.retraining else
+                         "The stored articles are being re-classified: it stops; the rest keep their labels.")
+        box = QMessageBox(QMessageBox.Icon.Question, "Quit XNews", " ".join(parts) + " Quit now?", parent=self)
+        box.addButton("Quit", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _code: self._quit_answered(box))
+        self.quit_box = box
+        box.open()
+
+    def _quit_answered(self, box: QMessageBox) -> None:
+        self.quit_box = None
+        quit_now = box.buttonRole(box.clickedButton()) == QMessageBox.ButtonRole.AcceptRole
+        box.deleteLater()
+        if quit_now:
+            self._quit_confirmed = True
+            self.close()
 
     def release_web_pages(self) -> None:
         """Delete the web pages now, each before its profile and all before the web engine shuts down

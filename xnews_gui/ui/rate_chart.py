@@ -32,6 +32,15 @@ class RateChart(QWidget):
         self.samples.clear()
         self.update()
 
+    def axis_labels(self, max_rate: float | None = None, max_art: float | None = None) -> tuple[list[str], list[str]]:
+        """The left (pages/s) and right (articles) axis labels, top to bottom."""
+        if max_rate is None:
+            max_rate = _nice(max([s[0] for s in self.samples] + [1.0]))
+        if max_art is None:
+            max_art = _nice(max([s[1] for s in self.samples] + [10.0]))
+        fractions = [1 - i / 4 for i in range(5)]
+        return [_fmt(max_rate * f) for f in fractions], [_fmt(max_art * f) for f in fractions]
+
     def paintEvent(self, _event) -> None:  # noqa: N802
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -41,16 +50,18 @@ class RateChart(QWidget):
         font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
         p.setFont(font)
         fm = p.fontMetrics()
-        left, right = fm.horizontalAdvance("000.0") + 10, fm.horizontalAdvance("00000") + 10
+        max_rate = _nice(max([s[0] for s in self.samples] + [1.0]))
+        max_art = _nice(max([s[1] for s in self.samples] + [10.0]))
+        rate_labels, art_labels = self.axis_labels(max_rate, max_art)
+        # each axis as wide as its widest label: "3,750" or "12.5k" is never cut
+        left = max(fm.horizontalAdvance(t) for t in rate_labels) + 10
+        right = max(fm.horizontalAdvance(t) for t in art_labels) + 10
         top, bottom = fm.height() + 8, fm.height() + 6
         plot = QRectF(left, top, max(10, self.width() - left - right), max(10, self.height() - top - bottom))
         text = pal.color(QPalette.ColorRole.Text)
         grid = QColor(text)
         grid.setAlpha(40)
 
-        max_rate = max([s[0] for s in self.samples] + [1.0])
-        max_art = max([s[1] for s in self.samples] + [10.0])
-        max_rate, max_art = _nice(max_rate), _nice(max_art)
         p.setPen(QPen(grid, 1))
         for i in range(5):
             y = plot.top() + plot.height() * i / 4
@@ -58,13 +69,12 @@ class RateChart(QWidget):
         p.setPen(text)
         for i in range(5):
             y = plot.top() + plot.height() * i / 4
-            frac = 1 - i / 4
             p.setPen(PAGES_COLOR)
             p.drawText(QRectF(0, y - fm.height() / 2, left - 5, fm.height()),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, _fmt(max_rate * frac))
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, rate_labels[i])
             p.setPen(ARTICLES_COLOR)
             p.drawText(QRectF(plot.right() + 5, y - fm.height() / 2, right - 5, fm.height()),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, _fmt(max_art * frac))
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, art_labels[i])
 
         # legend
         x = plot.left()
@@ -108,4 +118,11 @@ def _nice(value: float) -> float:
 
 
 def _fmt(value: float) -> str:
+    """An axis label: '0.75', '3,750', '12.5k', '2.5M' (never '3.75e+03')."""
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:.3g}M"
+    if value >= 10_000:
+        return f"{value / 1000:.3g}k"
+    if value >= 1000:
+        return f"{value:,.0f}"
     return f"{value:.3g}"

@@ -6,12 +6,13 @@ import shiboken6
 from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWebEngineCore import QWebEngineLoadingInfo
-from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
 from ..core.sanitize import image_urls
 from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store import Store
+from ..store.collation import vi_sorted
 from ..store.repo import article_dict
 from . import icons, store_ops, workers
 from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
@@ -24,6 +25,7 @@ CATEGORY_TIP = "Correct the topic: pick or type a label, then press Enter"
 
 class ReaderView(QWidget):
     articleChanged = Signal(int)  # flags or category of this article were changed here
+    statusMessage = Signal(str)  # what a command did, for the status bar (opened the original, copied the link)
     nextRequested = Signal()
     previousRequested = Signal()
     pageReady = Signal(int)  # an article page (its id) or the empty page (0) finished loading
@@ -34,7 +36,7 @@ class ReaderView(QWidget):
         self.store = store
         self._css = reader_css()
         self._article: dict | None = None
-        self._labels: list[str] = sorted(DISPLAY_NAMES, key=str.casefold)  # the topic box's choices
+        self._labels: list[str] = vi_sorted(DISPLAY_NAMES, key=display_name)  # the topic box's choices
         self._box_labels: list[str] = []  # the labels the topic box holds now
         self._request = 0  # bumped by every show or clear: only the newest request's article is shown
         self._next: tuple[int, int, bool] | None = None  # (request, id, mark read) waiting for the worker
@@ -60,16 +62,21 @@ class ReaderView(QWidget):
         self.category.setToolTip(CATEGORY_TIP)
         self.category.lineEdit().setPlaceholderText("category")
         self.category.activated.connect(self._category_chosen)
-        spacer = QWidget(self)
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.toolbar.addWidget(spacer)
-        self.toolbar.addWidget(QLabel("Topic: ", self))
-        self.toolbar.addWidget(self.category)
+        self.category.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # the topic is on a row of its own: in the toolbar it went into the overflow menu on a small screen
+        self.topic_bar = QWidget(self)
+        topic_row = QHBoxLayout(self.topic_bar)
+        topic_row.setContentsMargins(6, 2, 6, 2)
+        self.topic_label = QLabel("Topic:", self)
+        self.topic_label.setBuddy(self.category)
+        topic_row.addWidget(self.topic_label)
+        topic_row.addWidget(self.category, 1)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.topic_bar)
         layout.addWidget(self.view, 1)
         self.clear()
 
@@ -239,7 +246,7 @@ class ReaderView(QWidget):
         self.actions_["star"].setIcon(icons.named("star-filled" if a["starred"] else "star"))
         labels = self._labels
         if a["category"] and a["category"] not in labels:
-            labels = sorted([*labels, a["category"]], key=str.casefold)
+            labels = vi_sorted([*labels, a["category"]], key=display_name)
         self.category.blockSignals(True)
         if labels != self._box_labels:  # refilled only when the labels changed: it costs a few ms per item
             self.category.clear()
@@ -266,12 +273,21 @@ class ReaderView(QWidget):
         self._sync_actions()
 
     def open_original(self) -> None:
-        if self._article and self._article["url"].startswith(("http://", "https://")):
-            QDesktopServices.openUrl(QUrl(self._article["url"]))
+        if not self._article:
+            return
+        url = self._article["url"]
+        if not url.startswith(("http://", "https://")):
+            self.statusMessage.emit(f"This article has no web address to open ({url}).")
+        elif QDesktopServices.openUrl(QUrl(url)):
+            self.statusMessage.emit(f"Opened the original in your browser: {url}")
+        else:
+            self.statusMessage.emit(f"No browser could open {url}; the link is on the clipboard.")
+            QGuiApplication.clipboard().setText(url)
 
     def copy_link(self) -> None:
         if self._article:
             QGuiApplication.clipboard().setText(self._article["url"])
+            self.statusMessage.emit(f"Link copied: {self._article['url']}")
 
     def chosen_label(self) -> str:
         """The internal label for what the topic box shows (a display name, or text typed by the user)."""
@@ -310,4 +326,4 @@ def prepare_article(store: Store, article_id: int, css: str) -> tuple[dict, str,
     html = build_page(article, local_image_source(store, sources).get, css)
     labels = set(store.distinct_values("category")) | set(DISPLAY_NAMES)
     labels |= {article["category"]} if article["category"] else set()
-    return article, html, sorted(labels, key=str.casefold)
+    return article, html, vi_sorted(labels, key=display_name)

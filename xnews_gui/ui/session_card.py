@@ -7,7 +7,9 @@ from html import escape
 from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar, QToolButton, QVBoxLayout
+from PySide6.QtWidgets import (
+    QFrame, QGridLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QToolButton, QVBoxLayout,
+)
 
 from . import icons
 from .degraded_box import DegradedBox
@@ -16,7 +18,8 @@ STATE_TEXT = {
     "idle": ("Not run yet", "#6e6e73"), "starting": ("Starting…", "#0b63c5"), "running": ("Running", "#2e8b57"),
     "paused": ("Paused", "#c98a00"), "stopping": ("Stopping…", "#c98a00"), "finished": ("Finished", "#0b63c5"),
     "stopped": ("Stopped", "#6e6e73"), "limit": ("Limit reached", "#0b63c5"), "failed": ("Failed", "#c0392b"),
-    "refused": ("Refused", "#c0392b"),
+    "refused": ("Refused", "#c0392b"), "scheduled": ("Scheduled", "#0b63c5"),
+    "interrupted": ("Interrupted", "#c98a00"),
 }
 COUNTERS = (("pages", "Pages"), ("articles", "Articles"), ("queue", "Queue"), ("errors", "Errors"),
             ("rate", "Pages/s"))
@@ -25,6 +28,7 @@ COUNTERS = (("pages", "Pages"), ("articles", "Articles"), ("queue", "Queue"), ("
 class SessionCard(QFrame):
     pauseToggled = Signal(str)
     stopClicked = Signal(str)
+    resumeClicked = Signal(str)  # an interrupted crawl (the app was closed or killed during it)
     pageChosen = Signal(str, str)  # a failing page's URL, "reader" | "sites": where the user wants to see it
 
     def __init__(self, name: str, parent=None):
@@ -45,12 +49,17 @@ class SessionCard(QFrame):
         self.stop_btn = QToolButton(toolTip="Stop this crawl", autoRaise=True)
         self.stop_btn.setIcon(icons.named("stop"))
         self.stop_btn.clicked.connect(lambda: self.stopClicked.emit(self.name))
+        self.resume_btn = QPushButton(icons.named("start"), "Resume")
+        self.resume_btn.setToolTip("Go on with this crawl where it stopped")
+        self.resume_btn.clicked.connect(lambda: self.resumeClicked.emit(self.name))
+        self.resume_btn.hide()
         head = QHBoxLayout()
         head.addWidget(self.title)
         head.addWidget(self.state)
         head.addWidget(self.started)
         head.addStretch(1)
         head.addWidget(self.next_run)
+        head.addWidget(self.resume_btn)
         head.addWidget(self.pause_btn)
         head.addWidget(self.stop_btn)
 
@@ -109,6 +118,7 @@ class SessionCard(QFrame):
         self.pause_btn.setIcon(icons.named("start" if state == "paused" else "pause"))
         self.pause_btn.setToolTip("Resume this crawl" if state == "paused" else "Pause this crawl")
         self.stop_btn.setEnabled(active)
+        self.resume_btn.setVisible(state == "interrupted")
         if active and not max_pages:
             self.progress.setRange(0, 0)  # busy indicator: no known end
         elif active:
@@ -131,9 +141,14 @@ class SessionCard(QFrame):
         if "degraded_fields" in stats:  # live: a field can degrade in the middle of a crawl
             self.degraded.set_summary(stats)
 
-    def set_next_run(self, when: datetime | None) -> None:
+    def set_next_run(self, when: datetime | None, tooltip: str = "") -> None:
         self.next_run.setText(f"Next run {when:%H:%M}" if when else "")
-        self.next_run.setToolTip(f"Re-crawls at {when:%Y-%m-%d %H:%M:%S}" if when else "")
+        self.next_run.setToolTip(tooltip or (f"Re-crawls at {when:%Y-%m-%d %H:%M:%S}" if when else ""))
+
+    def set_note(self, html_text: str) -> None:
+        """A line about an earlier run (after a restart: how the last crawl ended)."""
+        self.detail.setText(html_text)
+        self.detail.setVisible(bool(html_text))
 
     def set_summary(self, summary: dict) -> None:
         parts = [f"{summary.get('pages', 0):,} pages, {summary.get('articles', 0):,} new articles, "

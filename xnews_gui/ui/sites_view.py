@@ -16,6 +16,7 @@ from ..paths import BUNDLED_PROFILES
 from ..services.profiles import read_profile_file
 from ..store import Store
 from . import store_ops
+from .crawl_schedule import mark_scheduled, schedule_texts
 from .degraded_box import ProfileHealth
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
@@ -131,6 +132,7 @@ class SitesView(QWidget):
             if matches:
                 self.profiles.setCurrentItem(matches[0])
             self.health.reload(self.store, self.profiles)
+            mark_scheduled(self.profiles, schedule_texts(self.store))  # as the Crawl tab shows them
             self._show_health()
         finally:
             self._refreshing = False

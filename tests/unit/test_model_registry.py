@@ -1,0 +1,100 @@
+"""The data folder's topic models: kept with their cards, one in use, chosen by the user."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.conftest import shared_data
+from xnews_gui.classify import TrainConfig, corpus, train
+from xnews_gui.services.model_registry import SHIPPED, Registry, RegistryError
+from xnews_gui.paths import BUNDLED_MODEL
+
+
+@pytest.fixture(scope="module")
+def tiny_model():
+    sample = shared_data("vntc", "sample")
+    data = corpus.build(corpus.load_folder(sample / "Train_Full", limit_per_label=3), [], source="tiny")
+    model, _ = train(data, TrainConfig(max_features=2000, min_df=1))
+    return model
+
+
+def test_a_new_model_is_kept_but_not_used_until_chosen(tmp_path, tiny_model):
+    registry = Registry(tmp_path)
+    assert registry.active_id() == SHIPPED and registry.active_path() == BUNDLED_MODEL
+    first = registry.add(tiny_model)
+    second = registry.add(tiny_model)
+    assert (first.id, second.id) == ("1", "2")
+    assert first.path == tmp_path / "models" / "versions" / "1" / "topic.npz" and first.card["labels"]
+    assert (first.path.parent / "topic.card.json").is_file()
+    assert registry.active_id() == SHIPPED  # trained is not chosen
+    assert [v.id for v in registry.versions()] == [SHIPPED, "1", "2"]
+
+    registry.use("2")
+    assert Registry(tmp_path).active_id() == "2" and Registry(tmp_path).active_path() == second.path
+    with pytest.raises(RegistryError, match="in use"):
+        registry.remove("2")
+    with pytest.raises(RegistryError, match="shipped model cannot be removed"):
+        registry.remove(SHIPPED)
+    registry.remove("1")
+    assert registry.ids() == ["2"]
+    assert registry.add(tiny_model).id == "3"  # numbers are not reused while a later one exists
+    registry.use(SHIPPED)
+    assert registry.active_path() == BUNDLED_MODEL
+    with pytest.raises(RegistryError, match="no model 'x'"):
+        registry.use("x")
+
+
+def test_a_chosen_model_whose_folder_is_gone_falls_back_to_the_shipped_one(tmp_path, tiny_model):
+    registry = Registry(tmp_path)
+    registry.use(registry.add(tiny_model).id)
+    (registry.versions_dir / "1" / "topic.npz").unlink()
+    assert registry.active_id() == SHIPPED
+
+
+def test_the_floor_and_the_labels_model_are_kept_with_the_choice(tmp_path, tiny_model):
+    registry = Registry(tmp_path)
+    registry.use(registry.add(tiny_model).id)
+    registry.set_floor(0.35)
+    assert registry.load_active().floor == pytest.approx(0.35)
+    assert registry.active_id() == "1" and registry.labels_from() == SHIPPED
+    registry.mark_reclassified("1")
+    registry.set_floor(None)
+    state = json.loads((tmp_path / "models" / "state.json").read_text())
+    assert state == {"active": "1", "floor": None, "labels_from": "1"}
+    with pytest.raises(RegistryError):
+        registry.set_floor(1.5)
+    assert not list((tmp_path / "models").glob("*.part"))
+
+
+def test_an_older_data_folders_own_model_becomes_version_one_in_use(tmp_path, tiny_model):
+    legacy = tiny_model.save(tmp_path / "models" / "topic.npz")
+    registry = Registry(tmp_path)
+    assert registry.ids() == ["1"] and registry.active_id() == "1"
+    assert not legacy.exists() and (registry.versions_dir / "1" / "topic.card.json").is_file()
+    assert registry.labels_from() == "1"  # the store was labelled with it
+
+
+def test_what_a_killed_training_left_is_cleaned_and_never_listed(tmp_path, tiny_model):
+    registry = Registry(tmp_path)
+    dead = registry.versions_dir / ".staging-999999999"
+    dead.mkdir(parents=True)
+    (dead / "topic.npz").write_bytes(b"half")
+    assert registry.ids() == []
+    mine = registry.versions_dir / f".staging-{os.getppid()}"  # a live process: left alone
+    mine.mkdir()
+    registry.add(tiny_model)
+    assert not dead.exists() and mine.exists() and registry.ids() == ["1"]
+
+
+def test_a_damaged_version_is_listed_without_a_card_and_can_be_removed(tmp_path, tiny_model):
+    registry = Registry(tmp_path)
+    version = registry.add(tiny_model)
+    version.path.write_bytes(b"not a model")
+    (version.path.parent / "topic.card.json").unlink()
+    listed = {v.id: v for v in registry.versions()}
+    assert listed["1"].card == {} and listed[SHIPPED].accuracy > 0.9
+    registry.remove("1")
+    assert registry.ids() == []
