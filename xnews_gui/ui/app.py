@@ -65,9 +65,6 @@ def run(data_dir: Path) -> int:
     from . import crash_log, icons
 
     app = QApplication.instance() or QApplication(sys.argv)
-    from . import refcounts
-
-    refcounts.start(app)  # PySide6 6.12.0 loses references to True and None: see refcounts.py
     app.setWindowIcon(icons.named("articles"))
     data_dir = _choose_data_dir(data_dir)
     try:
