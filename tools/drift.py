@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 # trafilatura or numpy shows here first.
 QUICK = ["tests/unit/test_extract_same.py", "tests/unit/test_extract_real.py", "tests/unit/test_dates.py",
          "tests/unit/test_encoding.py", "tests/unit/test_classify_model.py", "tests/unit/test_classify_fast_path.py",
-         "tests/unit/test_xnews_conf.py"]
+         "tests/unit/test_xnews_conf.py", "tests/unit/test_qt_references.py"]
 
 
 def canonical(name: str) -> str:
