@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -232,14 +232,22 @@ def overflow_reaches_its_actions(qtbot, window) -> list[str]:
                 continue
             hidden = [a.text() for a in bar.actions() if a.isVisible() and not a.isSeparator()
                       and not bar.widgetForAction(a).isVisible()]
+            seen: dict = {}
+
+            def read_the_menu(tries=60, seen=seen):  # the menu may run its own event loop inside the click
+                popup = QApplication.activePopupWidget()
+                if popup is None and tries:
+                    QTimer.singleShot(50, lambda: read_the_menu(tries - 1, seen))
+                    return
+                seen["listed"] = [a.text() for a in popup.actions()] if isinstance(popup, QMenu) else []
+                if popup is not None:
+                    popup.close()
+
+            QTimer.singleShot(50, read_the_menu)
             qtbot.mouseClick(more, Qt.MouseButton.LeftButton, pos=more.rect().center())
-            popup = QApplication.activePopupWidget()
-            qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=3000)
-            popup = QApplication.activePopupWidget()
-            listed = [a.text() for a in popup.actions()] if isinstance(popup, QMenu) else []
-            assert hidden and set(hidden) <= set(listed), (hidden, listed)
+            qtbot.waitUntil(lambda: "listed" in seen, timeout=5000)
+            assert hidden and set(hidden) <= set(seen["listed"]), (hidden, seen["listed"])
             reached += hidden
-            popup.close()
     return reached
 
 
