@@ -245,7 +245,7 @@ def overflow_reaches_its_actions(qtbot, window) -> list[str]:
 
             QTimer.singleShot(50, read_the_menu)
             qtbot.mouseClick(more, Qt.MouseButton.LeftButton, pos=more.rect().center())
-            qtbot.waitUntil(lambda: "listed" in seen, timeout=5000)
+            qtbot.waitUntil(lambda seen=seen: "listed" in seen, timeout=5000)
             assert hidden and set(hidden) <= set(seen["listed"]), (hidden, seen["listed"])
             reached += hidden
     return reached
