@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -131,6 +132,7 @@ def main() -> None:
     ap.add_argument("--latencies", default="0,50", help="server latencies in ms, comma-separated")
     ap.add_argument("--rounds", type=int, default=1, help="how many times the A B B A pattern runs")
     args = ap.parse_args()
+    print(versions_line(), flush=True)  # what the figures were made with
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "xnews_gui")], check=True,
                    stdout=subprocess.DEVNULL)
     results: dict = {}

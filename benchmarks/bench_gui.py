@@ -36,6 +36,7 @@ _prepare_qt()
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 
 def core_wait_ms() -> float:
@@ -191,6 +192,7 @@ def main() -> int:
     ap.add_argument("--open-every-ms", type=int, default=200, help="the user opens an article this often")
     ap.add_argument("--crawl-rounds", type=int, default=3, help="crawls measured (the median round is shown)")
     args = ap.parse_args()
+    print(versions_line(), flush=True)  # what the figures were made with
 
     tmp = Path(tempfile.mkdtemp(prefix="xnews-bench-"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)

@@ -30,6 +30,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -181,6 +182,7 @@ def main(argv=None) -> int:
     ap.add_argument("--thresholds", default="0.4,0.5,0.6,0.7", help="containment thresholds to report")
     ap.add_argument("--jaccard", default="0,0.2,0.3,0.4", help="Jaccard floors to report")
     args = ap.parse_args(argv)
+    print(versions_line(), flush=True)  # what the figures were made with
     if not (DATA / "vntc" / "sample").exists() or not (DATA / "cleanportaleval").exists():
         print(f"needs ../shared/data (vntc/sample, cleanportaleval, fundus-parser-test-data): {DATA}")
         return 2

@@ -38,6 +38,7 @@ from xnews_gui.demo.site import make_png  # noqa: E402
 from xnews_gui.paths import image_file  # noqa: E402
 from xnews_gui.store import Store  # noqa: E402
 from xnews_gui.ui import workers  # noqa: E402
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "vntc" / "sample"
 
@@ -102,6 +103,7 @@ def main() -> int:
     ap.add_argument("--images", type=int, default=3)
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     args = ap.parse_args()
+    print(versions_line(), flush=True)  # what the figures were made with
 
     app = QApplication.instance() or QApplication(sys.argv)
     with tempfile.TemporaryDirectory() as tmp:

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -76,6 +77,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pages", default="1,2,4")
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args(argv)
+    print(versions_line(), flush=True)  # what the figures were made with
     try:
         import psutil  # noqa: F401
     except ImportError:

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -131,6 +132,7 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=4, help="requests in flight per worker (and desktop)")
     ap.add_argument("--workers", default="1,2,4")
     args = ap.parse_args()
+    print(versions_line(), flush=True)  # what the figures were made with
     counts = [int(x) for x in args.workers.split(",")]
     with tempfile.TemporaryDirectory(prefix="xnews-bench-scale-") as tmp:
         work = Path(tmp)

@@ -39,6 +39,7 @@ _prepare_qt()
 from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -126,6 +127,7 @@ def main() -> int:
     ap.add_argument("--gap-ms", type=int, default=150, help="the user's pause between two opens")
     ap.add_argument("--no-anchor", action="store_true", help="leave out the in-process training")
     args = ap.parse_args()
+    print(versions_line(), flush=True)  # what the figures were made with
 
     tmp = Path(tempfile.mkdtemp(prefix="xnews-bench-train-"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
