@@ -14,6 +14,7 @@ _TIME_FIRST = re.compile(
     r"(?P<H>\d{1,2})[:hg](?P<M>\d{2})\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\D{0,12}?(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})"
 )
 _TZ = re.compile(r"GMT\s*([+-]\d{1,2})", re.I)
+_DEFAULTS = (datetime(2001, 1, 1), datetime(2002, 2, 2))
 
 
 def parse_date(text: str) -> str | None:
@@ -44,7 +45,10 @@ def parse_date(text: str) -> str | None:
                 hours = int(tz.group(1))
                 iso += f"{'+' if hours >= 0 else '-'}{abs(hours):02d}:00"
             return iso
-    try:
-        return dateparser.parse(text, fuzzy=True, dayfirst=True).isoformat()
+    try:  # twice, with two defaults: a year, month or day the text does not say would come from the default
+        one, two = (dateparser.parse(text, fuzzy=True, dayfirst=True, default=d) for d in _DEFAULTS)
     except (ValueError, OverflowError, TypeError):
         return None
+    if one.date() != two.date():
+        return None  # "torsdag 09. mai 2024": a month dateutil cannot read is not this month
+    return one.isoformat()
