@@ -108,13 +108,13 @@ HEADER = ("| on the same pages | pages | titles exact | body F1 median | body F1
 def plans(pages: list) -> list:
     """[(clicked, siblings, tests)] as in bench_induction: 5+ pages -> the first clickable page, 3 siblings,
     at most 6 tests; 3-4 pages (template versions) -> each page in turn is the test page."""
-    from layout_variants import find_first_paragraph, find_title, tokens
+    from layout_variants import find_first_paragraph, find_title
 
     import lxml.html
 
     def clickable(p):
         doc = lxml.html.document_fromstring(p[0])
-        return find_title(doc, p[1]) is not None and find_first_paragraph(doc, tokens(p[2]), p[1]) is not None
+        return find_title(doc, p[1]) is not None and find_first_paragraph(doc, p[2], p[1]) is not None
 
     if len(pages) >= 5:
         for i, page in enumerate(pages):
@@ -143,7 +143,7 @@ def run_variant(pages: list, tallies: dict, cache: dict, failures: list | None, 
         doc = lxml.html.document_fromstring(raw)
         gold_c = tokens(body)
         title_xp = element_xpath(find_title(doc, headline))
-        bodies = {"container": find_body(doc, gold_c), "paragraph": find_first_paragraph(doc, gold_c, headline)}
+        bodies = {"container": find_body(doc, gold_c), "paragraph": find_first_paragraph(doc, body, headline)}
         for kind in KINDS:
             tally = tallies[kind]
             tally.profiles += 1

@@ -87,18 +87,22 @@ _BLOCKISH = {"p", "div", "td", "table", "ul", "ol", "section", "article", "li", 
              "tr", "dl", "form", "main", "aside", "header", "footer", "figure"}
 
 
-def find_first_paragraph(doc, gold: Counter, headline: str):
-    """A newcomer's body click: the first paragraph of the story's text (a leaf block whose words are the story's)."""
+def find_first_paragraph(doc, gold_text: str, headline: str):
+    """A newcomer's body click: the first paragraph of the story's text (a leaf block that begins as one of
+    the gold body's paragraphs, not the lede above it)."""
     want = norm_title(headline)
+    story = norm_title(gold_text).lower()
     for el in doc.iter(*_LEAVES):
         if any(isinstance(d.tag, str) and d.tag in _BLOCKISH for d in el.iterdescendants()):
-            continue
-        text = text_of(el)
-        got = tokens(text)
-        if len(text) < 60 or sum(got.values()) < 12 or norm_title(text) == want:
-            continue
-        if sum((got & gold).values()) >= 0.9 * sum(got.values()):
-            return el
+            texts = [el.text or ""] + [c.tail or "" for c in el]  # a cell's paragraphs between <br>s
+        else:
+            texts = [text_of(el)]
+        for text in texts:
+            text = norm_title(text)
+            if len(text) < 60 or len(text.split()) < 12 or text == want:
+                continue
+            if text[:50].lower() in story and text[-30:].lower() in story:
+                return el
     return None
 
 
