@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from lxml import etree
+
 from .maintext import main_text_html
 from .metadata import jsonld_values
 from .rules import normalize_space
@@ -27,6 +29,8 @@ _BUDGET = 400  # elements looked at beside a body, at most (bounded time on any 
 _STORY_TAGS = {"p", "div", "section", "article", "td", "tr", "tbody", "table", "span", "font", "blockquote",
                "center", "main", "dd", "dl"}
 _TOKEN = re.compile(r"\w+", re.U)
+_HEAD_TITLES = etree.XPath("meta[@property='og:title' or @name='og:title' or @name='twitter:title' or "
+                           "@property='twitter:title']/@content | title/text()")
 
 
 def tokens(text: str) -> Counter:
@@ -75,6 +79,9 @@ def main_tokens(html: str, url: str | None = None) -> Counter:
 # --- the story beside a body ------------------------------------------------------------------------
 def _paragraph_chars(el) -> int:
     """A paragraph's text length when it reads as story (40+ characters, mostly not links), else 0."""
+    if not len(el):  # most paragraphs: one text, no link
+        text = el.text
+        return len(text) if text and len(text) >= _MIN_PARAGRAPH and len(text.strip()) >= _MIN_PARAGRAPH else 0
     text = el.text_content()
     n = len(text)
     if n < _MIN_PARAGRAPH or len(normalize_space(text)) < _MIN_PARAGRAPH:
@@ -85,20 +92,25 @@ def _paragraph_chars(el) -> int:
 
 def _own_text(el) -> int:
     """Text runs directly inside a block (a 2005 cell: text between <br>s), 40+ characters each."""
-    runs = [el.text or ""] + [c.tail or "" for c in el]
-    return sum(len(r) for r in runs if len(r) >= _MIN_PARAGRAPH and len(r.strip()) >= _MIN_PARAGRAPH)
+    chars = 0
+    text = el.text
+    if text and len(text) >= _MIN_PARAGRAPH and len(text.strip()) >= _MIN_PARAGRAPH:
+        chars += len(text)
+    for child in el:
+        tail = child.tail
+        if tail and len(tail) >= _MIN_PARAGRAPH and len(tail.strip()) >= _MIN_PARAGRAPH:
+            chars += len(tail)
+    return chars
 
 
 def story_chars(el, depth: int, budget: list) -> int:
     """Story text in ``el``, read ``depth`` levels down; ``budget``: elements left to look at."""
     budget[0] -= 1
-    if budget[0] < 0 or not isinstance(el.tag, str):
-        return 0
     tag = el.tag
+    if budget[0] < 0 or tag not in _STORY_TAGS:  # a comment's tag is a function: never in the set
+        return 0
     if tag == "p":
         return _paragraph_chars(el)
-    if tag not in _STORY_TAGS:
-        return 0
     chars = _own_text(el)
     if depth > 0:
         for child in el:
@@ -106,27 +118,30 @@ def story_chars(el, depth: int, budget: list) -> int:
     return chars
 
 
-def text_beside(elements) -> int:
-    """Story text in the siblings of the body's elements (two levels down) and in their parent's siblings
-    (three levels down): where the rest of a story split over sibling blocks, or of a rule that took one
-    paragraph, stands."""
+def text_beside(elements, enough: int | None = None) -> int:
+    """Story text in the siblings of the body's elements (a level down) and in their parent's siblings (two
+    levels down): where the rest of a story split over sibling blocks, or of a rule that took one
+    paragraph, stands. Related-story lists are left out, looked at only when the total passes ``enough``."""
     if not elements:
         return 0
     inside = set(elements)
     budget = [_BUDGET]
-    node, chars = elements[0], 0
-    for depth in (2, 3):
+    node, found = elements[0], []
+    for depth in (1, 2):
         parent = node.getparent()
         if parent is None or parent.tag in ("body", "html"):
             break
         for sibling in parent:
             if sibling is node or sibling in inside:
                 continue
-            found = story_chars(sibling, depth, budget)
-            if found and not teaser_block(sibling):
-                chars += found
+            chars = story_chars(sibling, depth, budget)
+            if chars:
+                found.append((chars, sibling))
         node = parent
-    return chars
+    total = sum(c for c, _ in found)
+    if enough is not None and total <= enough:
+        return total
+    return sum(c for c, sibling in found if not teaser_block(sibling))
 
 
 def teaser_block(block) -> bool:
@@ -141,8 +156,10 @@ def body_problems(elements, body_text: str, story: PageStory | None) -> list[str
     and the page's main text says the body holds less than ``COVERED`` of the article."""
     if not body_text or not elements:
         return []
-    beside = text_beside(elements)
-    if beside <= BESIDE * (beside + len(body_text)):
+    # beside > BESIDE * (beside + body)  <=>  beside > BESIDE / (1 - BESIDE) * body
+    enough = int(BESIDE / (1 - BESIDE) * len(body_text))
+    beside = text_beside(elements, enough)
+    if beside <= enough:
         return []
     if story is None:
         return []
@@ -156,22 +173,17 @@ def body_problems(elements, body_text: str, story: PageStory | None) -> list[str
 
 # --- the title against the page's headlines -------------------------------------------------------------
 def headline_candidates(doc) -> list[str]:
-    """What the page says its headline is: JSON-LD headline, og:title, twitter:title, <title> (3+ words)."""
-    found = list(jsonld_values(doc, "headline"))
-    head = doc.find("head")
-    if head is not None:
-        for el in head:
-            tag = el.tag
-            if tag == "meta":
-                if (el.get("property") or el.get("name") or "") in ("og:title", "twitter:title"):
-                    found.append(el.get("content") or "")
-            elif tag == "title":
-                found.append(el.text_content())
+    """What the page says its headline is (3+ words each): og:title, twitter:title and <title> from the
+    page's head; the JSON-LD headline when the head has none of them (reading it costs a walk of the page)."""
+    head = doc[0] if len(doc) and doc[0].tag == "head" else doc.find("head")
+    found = _HEAD_TITLES(head) if head is not None else []
     out = []
     for text in found:
         text = normalize_space(text)
-        if len(_TOKEN.findall(text)) >= 3 and text not in out:
+        if text.count(" ") >= 2 and text not in out:
             out.append(text)
+    if not out:
+        out = [t for t in jsonld_values(doc, "headline") if t.count(" ") >= 2]
     return out
 
 
@@ -179,8 +191,15 @@ def title_problems(title: str, doc) -> list[str]:
     """The title disagrees with every headline the page gives for itself ([] when one agrees or there is none)."""
     if not title:
         return []
+    head = doc[0] if len(doc) and doc[0].tag == "head" else None
+    if head is not None:  # most pages: the title is in <title> ("Headline - Site")
+        for el in head:
+            if el.tag == "title":
+                if title in (el.text or ""):
+                    return []
+                break
     candidates = headline_candidates(doc)
-    if not candidates or any(agreement(title, c) >= 0.5 for c in candidates):
+    if not candidates or any(title in c or agreement(title, c) >= 0.5 for c in candidates):
         return []
     shown = candidates[0] if len(candidates[0]) <= 80 else candidates[0][:79] + "\u2026"
     return [f"differs from the page's own headline ({shown!r})"]
