@@ -365,7 +365,11 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         if agreeing and field in ("title", "summary"):
             a = agreeing[0]
             anchor = f"{a.kind}:{a.selector}"
-        per_page = len(pages.select(rules[0].kind, rules[0].selector, doc)) if field == "body" else 1
+        per_page = 1
+        if field == "body":  # one container at authoring: the first match later (teaser cards follow it)
+            made_on = [(rules[0], doc)] + [(rule, other.doc) for rule, other in found]
+            counts = [len(pages.select(r.kind, r.selector, d)) for r, d in made_on]
+            per_page = counts[0] if len(set(counts)) == 1 else 0  # a split story's blocks: every match
         expect = ContentProfile.learn([v for v in values if plausible(field, v, reference)] or [reference],
                                       field, anchor=anchor, per_page=per_page)
         fields[field] = rules[0]

@@ -85,12 +85,13 @@ def positional(el) -> list[tuple[str, str, float]]:
             break
         steps.insert(0, child_step(node))
         below = "/".join(steps)
+        fragile = 0.3 * sum(1 for s in steps if s.endswith("]"))  # a position shifts with an added block
         if parent.tag == "body":
-            out.append(("xpath", f"/html/body/{below}", 4.2 + 0.15 * depth))
+            out.append(("xpath", f"/html/body/{below}", 4.2 + 0.15 * depth + fragile))
             break
         anchor = anchor_xpath(parent)
         if anchor:
-            out.append(("xpath", f"{anchor}/{below}", 3.0 + 0.3 * depth))
+            out.append(("xpath", f"{anchor}/{below}", 3.0 + 0.3 * depth + fragile))
         node = parent
     own = anchor_xpath(el)
     if own and not own.startswith("//*[@id") and not own.startswith("//*[@itemprop"):
