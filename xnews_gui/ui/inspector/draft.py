@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
 from urllib.parse import urlsplit
 
 from ...core.alternatives import place
 from ...core.chain import FieldChain
-from ...core.extract import extract
 from ...core.profile import FIELDS, LinkRule, Profile
 from ...core.rules import Rule, RuleError, css_to_xpath, element_text, parse_html
-from ...core.links import page_links
 from ...core.selectors import induce, induce_links, locate
 from ...core.urls import absolute, in_scope
 
@@ -349,55 +346,3 @@ def _values(rule: Rule, doc, html: str) -> list[str]:
 def short(text: str, limit: int = 90) -> str:
     text = re.sub(r"\s+", " ", text or "").strip()
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
-
-
-# --- the multi-page preview ---------------------------------------------------------
-PREVIEW_FIELDS = FIELDS
-
-
-@dataclass(frozen=True)
-class PreviewCell:
-    value: str
-    state: str  # ok | empty | multiple | error | fails (a value that does not fit the field's content profile)
-    problems: tuple = ()  # why it fails verification (Article.checks)
-
-
-@dataclass(frozen=True)
-class PreviewRow:
-    url: str
-    cells: dict  # field -> PreviewCell
-    error: str = ""
-
-
-def preview_row(profile: Profile, url: str, html: str) -> PreviewRow:
-    article = extract(html, url, profile)
-    cells = {}
-    for name in PREVIEW_FIELDS:
-        if name not in profile.fields:
-            continue
-        value = article.value(name)
-        failed = any(e.startswith(f"{name}:") and "required" not in e for e in article.errors)
-        problems = tuple(p for p in article.checks.get(name) or () if p != "empty")
-        state = ("error" if failed else "empty" if not value else "fails" if problems
-                 else "multiple" if name in article.multiple else "ok")
-        cells[name] = PreviewCell(short(value, 70), state, problems)
-    return PreviewRow(url, cells)
-
-
-def build_preview(profile: Profile, list_url: str, fetch: Callable[[str], str],
-                  aborted: Callable[[], bool] = lambda: False, limit: int = 4) -> tuple[list[PreviewRow], int]:
-    """Fetch the list page, then up to ``limit`` of its article pages, and extract each (runs in a
-    worker). Returns the rows and how many article links the crawl would follow from the list page."""
-    list_html = fetch(list_url)
-    links = page_links(profile, list_html, list_url)[0]
-    rows = []
-    for url in links[:limit]:
-        if aborted():
-            break
-        try:
-            html = fetch(url)
-        except Exception as exc:  # one bad page must not hide the others
-            rows.append(PreviewRow(url, {}, f"{type(exc).__name__}: {exc}"))
-            continue
-        rows.append(preview_row(profile, url, html))
-    return rows, len(links)

@@ -339,7 +339,7 @@ class Inspector(PickMode, QWidget):
     def _start_preview(self) -> None:
         profile = self.profile()
         list_url = (self.draft.list_url if self.draft else "") or (profile.start_urls[0] if profile and profile.start_urls else "")
-        self.preview.refresh(profile, list_url, self.cache.fetch, self.pool)
+        self.preview.refresh(profile, list_url, self.cache.fetch, self.pool, self.cache.fetch_file)
 
     # --- page events ---------------------------------------------------------------------
     @Slot(bool)
