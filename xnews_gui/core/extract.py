@@ -117,6 +117,23 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     return article
 
 
+def rendered_fields(profile: Profile) -> list[str]:
+    """The fields a profile marked ``render`` waits for: those with a rule on the ``wait_for`` selector (the
+    inspector's *Mark render* sets it from a field's rule), else its required fields."""
+    if profile.render is None:
+        return []
+    wait_for = profile.render.wait_for
+    marked = [f for f in FIELDS if any(r.kind == "css" and r.selector == wait_for for r in profile.rules_for(f))]
+    return marked or [f for f in FIELDS if profile.fields.get(f) is not None and profile.fields[f].required]
+
+
+def needs_render(profile: Profile, article: Article) -> list[str]:
+    """The marked fields whose rules failed on the raw HTML (empty, doubtful, or filled by a fallback): the
+    page must be rendered even when a fallback made the article ok."""
+    return [f for f in rendered_fields(profile)
+            if not article.value(f) or article.checks.get(f) or any(x.startswith(f + ":") for x in article.fallbacks)]
+
+
 _COMPLETE = ("title", "body")  # checked against the page itself on every profile, not only against an expect
 
 
