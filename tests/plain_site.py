@@ -8,7 +8,7 @@ A front page, three sections of 12 stories (two list pages each, "Next page"), `
 Every page is made by code.
 
     with PlainSite() as site:
-        site.url                 # http://127.0.0.1:PORT/
+        site.url                 # http://127.0.0.1:PORT/  (images: a logo on every page, a photo in each story)
         site.stories             # every story; story.layout is 1 or 2
         site.page(path)          # (status, html) without a server
 """
@@ -24,6 +24,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from .served import ServedInThread
 
 NAME = "The Valley Courier"
+_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                     "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201"
+                     "e221bc330000000049454e44ae426082")  # one grey pixel
 SECTIONS = ("river", "farms", "towns")
 PER_SECTION = 12
 PER_PAGE = 6
@@ -70,7 +73,8 @@ def _page(title: str, main: str, sidebar: str = "") -> str:
     menu = " | ".join(f"<a href='/{s}/'>{s.capitalize()}</a>" for s in SECTIONS)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(title)} - {NAME}</title></head>"
             f"<body style='font-family: Georgia, serif; margin: 0'>"
-            f"<div style='background:#23395b;color:#fff;padding:10px 18px'><a href='/' style='color:#fff'>{NAME}</a>"
+            f"<div style='background:#23395b;color:#fff;padding:10px 18px'><img src='/logo.png' width='24' height='24' "
+            f"alt=''> <a href='/' style='color:#fff'>{NAME}</a>"
             f"<div>{menu}</div></div>"
             f"<div style='display:flex'><div style='flex:3;padding:8px 18px'>{main}</div>"
             f"<div style='flex:1;padding:8px;background:#eee'>{sidebar}</div></div>"
@@ -87,8 +91,9 @@ def story_page(story: Story, stories) -> str:
     others = [s for s in stories if s.section == story.section and s is not story]
     if story.layout == 1:
         ad = "<div style='background:#ffe;padding:6px'><span>Advertisement</span></div>"
+        photo = f"<img src='/photos/{story.id}.png' width='320' height='120' alt='A photo of the story'>"
         main = (f"<h1>{escape(story.title)}</h1><div style='color:#777'>{story.section.capitalize()} desk</div>"
-                f"<div>{''.join(p[:2])}</div>{ad}<div>{''.join(p[2:4])}</div>{_related(story, others)}"
+                f"<div>{photo}{''.join(p[:2])}</div>{ad}<div>{''.join(p[2:4])}</div>{_related(story, others)}"
                 f"<div>{''.join(p[4:])}</div><div>Share: <a href='#'>mail</a></div>")
     else:
         main = (f"<table width='100%' border='0'><tr><td><font size='5'><b>{escape(story.title)}</b></font></td>"
@@ -113,11 +118,15 @@ class PlainSite(ServedInThread):
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802
-                status, body = site.page(self.path.split("?", 1)[0])
-                data = body.encode("utf-8")
+                path = self.path.split("?", 1)[0]
+                if path.endswith(".png"):
+                    status, data, kind = 200, _PNG, "image/png"
+                else:
+                    status, body = site.page(path)
+                    data, kind = body.encode("utf-8"), ("application/xml" if path.endswith(".xml")
+                                                        else "text/html; charset=utf-8")
                 self.send_response(status)
-                self.send_header("Content-Type", "application/xml" if self.path.endswith(".xml")
-                                 else "text/html; charset=utf-8")
+                self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)

@@ -81,11 +81,19 @@ def propose_repair(profile: Profile, name: str, failing: list[tuple[str, str]]) 
                 got = ""
             values.append((url, got))
         fixed = sum(1 for _, v in values if v and not (expect.problems(v) if expect else []))
+        if _same_everywhere(name, [v for _, v in values]):
+            fixed = 0  # a logo, a site name, a boilerplate block: not this page's value
         if fixed and (best is None or fixed > best.fixed):
             best = Repair(name, rule, source, fixed, len(failing), before, values)
     if best is not None and name == "body" and best.rule.kind == "css":
         best.remove = _body_removes(best.rule, [html for _, html, _ in docs])
     return best
+
+
+def _same_everywhere(name: str, values: list[str]) -> bool:
+    """One value on every failing page (2+) for a field that differs from article to article."""
+    got = [v for v in values if v]
+    return name in ("title", "summary", "image", "body") and len(got) >= 2 and len(set(got)) == 1
 
 
 def _body_removes(rule: Rule, pages_html: list[str]) -> tuple:

@@ -5,6 +5,7 @@ as it is then (a mixin of ``Inspector``: it uses the inspector's draft, view, po
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QTimer, Slot
@@ -28,14 +29,23 @@ def _pick_job(draft: Draft, job: PickJob):
         return draft, job, [], None, f"{type(exc).__name__}: {exc}"
 
 
+_ROWS = re.compile(r"(\btable(?:\[[^\]]*\])*)/tr\b")
+
+
 def rule_xpath(rule) -> str:
-    """The XPath the page's tinting evaluates for a css/xpath rule ("" for other kinds)."""
+    """The XPath the page's tinting evaluates for a css/xpath rule ("" for other kinds). A rule's
+    ``table/tr`` step (the raw HTML has no ``tbody``) also finds the rows the browser put in one."""
     if rule.kind not in ("css", "xpath"):
         return ""
     try:
-        return css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
+        path = css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
     except RuleError:
         return ""
+    if rule.kind == "xpath" and "|" not in path:
+        browser = _ROWS.sub(r"\1/tbody/tr", path)
+        if browser != path:
+            path = f"{path} | {browser}"
+    return path
 
 
 def _alternative_said(label: str, job: PickJob, order, rule, chain_length: int) -> str:
@@ -97,8 +107,8 @@ class PickMode:
         if start_page.is_start_url(url):
             return  # nothing to pick on the start page: its links stay links
         self._arm_picker()
-        if self._shown[0] == url and self._shown[1]:  # a proposed repair shown on this page: its matches tinted
-            run_picker(self.view.page(), f"highlight({json.dumps(self._shown[1])})")
+        if self._shown[0] == url and self._shown[1]:  # a proposed repair shown on this page: its matches tinted,
+            run_picker(self.view.page(), f"reveal({json.dumps(self._shown[1])})")  # the first one in view
         self.pickerReady.emit(url)
 
     @Slot(str)
