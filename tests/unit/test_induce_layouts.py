@@ -93,3 +93,17 @@ def test_a_site_affix_before_the_headline_is_learned_too():
 
     assert re.match(post, "Courier: Bridge repair delayed").group(1) == "Bridge repair delayed"
     assert re.match(post, "Courier: School term starts - extra").group(1).startswith("School term starts")
+
+
+def test_an_element_deep_under_ancestors_without_hooks_still_gets_a_rule():
+    """Twelve bare divs deep (no class, id or landmark within reach): the path from <body> is the rule."""
+    def page(n: int) -> str:
+        deep = "<div>" * 12 + f"<span>Headline number {n} of a deep page</span>" + "</div>" * 12
+        menu = "<div><span>Home</span> <span>World</span></div>"  # the page's first spans are not it
+        return f"<html><head><title>x</title></head><body>{menu}{deep}<p>text {n}</p></body></html>"
+
+    html = page(1)
+    xpath = element_xpath(parse_html(html).xpath("//span")[2])
+    profile = induce_profile({"title": [(html, xpath)]}, siblings=[page(2), page(3)])
+    assert "title" in profile.fields, profile
+    assert extract(page(7), "http://127.0.0.1/7", profile).title == "Headline number 7 of a deep page"

@@ -50,7 +50,8 @@ def covers_message(share: float) -> str:
 
 
 class PageStory:
-    """The page's main text, asked of the main-text extractor at most once per page (it is slow)."""
+    """The page's main text, asked of the main-text extractor at most once per page and purpose (it is slow):
+    ``tokens()`` to judge how much of the article a body holds, ``html()`` to fill a body that has none."""
 
     def __init__(self, page_text, url: str):
         self.page_text = page_text  # () -> the page's HTML text
@@ -64,10 +65,11 @@ class PageStory:
         return self._html
 
     def tokens(self) -> Counter:
+        """The words of the page's whole main text (the extractor's recall mode: what a body should hold)."""
         if self._tokens is None:
             from .html_text import html_to_text
 
-            self._tokens = tokens(html_to_text(self.html()))
+            self._tokens = tokens(html_to_text(main_text_html(self.page_text(), self.url, precise=False)))
         return self._tokens
 
 

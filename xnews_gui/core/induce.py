@@ -275,7 +275,7 @@ def _induce_field(pages, field, want: list, doc, sibling_docs, notes, found=None
         if alt and all(r.selector != alt[0][2] for r in rules):
             rules.append(Rule(kind=alt[0][1], selector=alt[0][2], take=take_for(field, other_want[0])))
             if found is not None:
-                found.append((rules[-1], _Target(other_doc, other_want[0])))
+                found.append((rules[-1], _Target(other_doc, other_want[0]), len(other_want)))
             notes.append(f"{field}: a sibling page has another layout: added fallback {alt[0][2]!r}")
     return rules, reference, failing
 
@@ -352,7 +352,7 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         if field == "body":
             for block in want:
                 removes += induce_body.refine(pages, rules[0], _Target(doc, block), sibling_docs, notes)
-            for rule, other in found:
+            for rule, other, _ in found:
                 removes += induce_body.refine(pages, rule, other, [d for d in [doc] + sibling_docs if d is not other.doc],
                                               notes)
             short = induce_body.coverage_note(rules, pages.select, sibling_docs, mains or ())
@@ -365,11 +365,10 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         if agreeing and field in ("title", "summary"):
             a = agreeing[0]
             anchor = f"{a.kind}:{a.selector}"
-        per_page = 1
-        if field == "body":  # one container at authoring: the first match later (teaser cards follow it)
-            made_on = [(rules[0], doc)] + [(rule, other.doc) for rule, other in found]
-            counts = [len(pages.select(r.kind, r.selector, d)) for r, d in made_on]
-            per_page = counts[0] if len(set(counts)) == 1 else 0  # a split story's blocks: every match
+        # one container at authoring: the first match later (teaser cards follow it); a split story's blocks:
+        # every match (per_page is the whole chain's: any split rule in it takes all)
+        blocks = [len(want)] + [n for _, _, n in found]
+        per_page = 1 if field != "body" or max(blocks) == 1 else (blocks[0] if len(set(blocks)) == 1 else 0)
         expect = ContentProfile.learn([v for v in values if plausible(field, v, reference)] or [reference],
                                       field, anchor=anchor, per_page=per_page)
         fields[field] = rules[0]

@@ -79,7 +79,8 @@ def positional(el) -> list[tuple[str, str, float]]:
     out = []
     steps: list[str] = []
     node = el
-    for depth in range(_MAX_DEPTH):
+    depth = 0
+    while True:  # anchored paths from the first few ancestors; the path from <body> always (a last resort)
         parent = node.getparent()
         if parent is None:
             break
@@ -89,10 +90,11 @@ def positional(el) -> list[tuple[str, str, float]]:
         if parent.tag == "body":
             out.append(("xpath", f"/html/body/{below}", 4.2 + 0.15 * depth + fragile))
             break
-        anchor = anchor_xpath(parent)
+        anchor = anchor_xpath(parent) if depth < _MAX_DEPTH else None
         if anchor:
             out.append(("xpath", f"{anchor}/{below}", 3.0 + 0.3 * depth + fragile))
         node = parent
+        depth += 1
     own = anchor_xpath(el)
     if own and not own.startswith("//*[@id") and not own.startswith("//*[@itemprop"):
         out.append(("xpath", own, 3.4))
