@@ -88,3 +88,17 @@ def test_a_title_that_is_not_the_pages_headline_is_doubtful(stories):
     assert title_problems(stories[0].title, doc) == []
     doubt = title_problems("Most read", doc)  # a sidebar heading picked for the title
     assert doubt and "differs from the page's own headline" in doubt[0] and stories[0].title in doubt[0]
+
+
+def test_a_body_mostly_made_of_other_text_does_not_hold_on_a_sibling():
+    from collections import Counter
+
+    from xnews_gui.core.completeness import tokens
+    from xnews_gui.core.induce_body import covering
+
+    main = tokens("the river rose overnight and the bridge was closed to traffic until noon")
+    whole = "The river rose overnight and the bridge was closed to traffic until noon."
+    padded = whole + " Home World Business Sport Weather Contact About Jobs Shop Games Puzzles Newsletters " * 3
+    ok, _ = covering([whole, padded, "The river rose."], [main, main, main])
+    assert ok == [True, False, False]  # the whole story; the story inside a page of menus; a third of it
+    assert covering([padded], [Counter()])[0] == [True]  # no main text to judge by

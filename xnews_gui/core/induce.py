@@ -268,7 +268,10 @@ def _induce_field(pages, field, want: list, doc, sibling_docs, notes, found=None
             continue
         other_want = [_adjust(el, field)]
         if field == "body":
-            other_want, _ = induce_body.story_selection(other_want[0], main_of.get(id(other_doc)))
+            main = main_of.get(id(other_doc))
+            other_want, _ = induce_body.story_selection(other_want[0], main)
+            if main and not induce_body.covering([_value(field, other_want)], [main])[0][0]:
+                continue  # nothing there is that page's article alone: the main-text extractor fills it, flagged
         rest = [d for d in sibling_docs if d is not other_doc] + [doc]
         rest_mains = [main_of.get(id(d)) or Counter() for d in rest[:-1]] + [Counter()] if mains else ()
         alt = _best(pages, field, other_want, other_doc, rest, _value(field, other_want), rest_mains, other_layout=True)

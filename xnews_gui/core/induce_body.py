@@ -15,7 +15,7 @@ from . import bodyblocks
 from .completeness import COVERED, covers_message, main_tokens, story_coverage, tokens
 from .candidates import element_xpath
 from .rules import Rule, RuleError, element_text
-from .story import f1, story_selection
+from .story import f1, story_selection  # noqa: F401  (story_selection: induce asks it of other layouts)
 
 MAX_SIBLING_MAIN = 6  # sibling pages whose main text is asked (the extractor is slow)
 
@@ -69,16 +69,20 @@ def excess(els: list, reference: str) -> float:
     return 0.0 if ratio <= 1.15 else min(8.0, 5.0 * (ratio - 1.0))
 
 
+MOSTLY = 0.5  # a body whose words are mostly not the page's main text is not that page's body
+
+
 def covering(values: list[str], mains: list) -> tuple[list[bool], float]:
-    """(per sibling: the body covers the page's main text, or the page has none; the mean F1 against the
-    main texts where there are some)."""
+    """(per sibling: the body covers the page's main text and is mostly made of it, or the page has none; the
+    mean F1 against the main texts where there are some)."""
     ok, scores = [], []
     for value, main in zip(values, mains):
         if not main:
             ok.append(True)
             continue
         got = tokens(value)
-        ok.append(story_coverage(got, main) >= COVERED)
+        share = sum((got & main).values()) / max(1, sum(got.values()))
+        ok.append(story_coverage(got, main) >= COVERED and share >= MOSTLY)
         scores.append(f1(got, main))
     return ok, (sum(scores) / len(scores) if scores else 1.0)
 
