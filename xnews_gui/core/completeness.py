@@ -182,10 +182,10 @@ def headline_candidates(doc) -> list[str]:
     out = []
     for text in found:
         text = normalize_space(text)
-        if text.count(" ") >= 2 and text not in out:
+        if len(_TOKEN.findall(text)) >= 3 and text not in out:
             out.append(text)
     if not out:
-        out = [t for t in jsonld_values(doc, "headline") if t.count(" ") >= 2]
+        out = [t for t in jsonld_values(doc, "headline") if len(_TOKEN.findall(t)) >= 3]
     return out
 
 
