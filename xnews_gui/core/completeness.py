@@ -18,7 +18,7 @@ from collections import Counter
 from lxml import etree
 
 from .maintext import main_text_html
-from .metadata import jsonld_values
+from .metadata import jsonld_read, jsonld_values
 from .rules import normalize_space
 from .verify import agreement
 
@@ -176,7 +176,8 @@ def body_problems(elements, body_text: str, story: PageStory | None) -> list[str
 # --- the title against the page's headlines -------------------------------------------------------------
 def headline_candidates(doc) -> list[str]:
     """What the page says its headline is (3+ words each): og:title, twitter:title and <title> from the
-    page's head; the JSON-LD headline when the head has none of them (reading it costs a walk of the page)."""
+    page's head; the JSON-LD headline when the head has none of them and the page's JSON-LD was read already
+    (reading it costs a walk of the whole page: a check on every article must not)."""
     head = doc[0] if len(doc) and doc[0].tag == "head" else doc.find("head")
     found = _HEAD_TITLES(head) if head is not None else []
     out = []
@@ -184,7 +185,7 @@ def headline_candidates(doc) -> list[str]:
         text = normalize_space(text)
         if len(_TOKEN.findall(text)) >= 3 and text not in out:
             out.append(text)
-    if not out:
+    if not out and jsonld_read(doc):
         out = [t for t in jsonld_values(doc, "headline") if len(_TOKEN.findall(t)) >= 3]
     return out
 

@@ -124,6 +124,12 @@ def jsonld_articles(doc) -> list[dict]:
     return items
 
 
+def jsonld_read(doc) -> bool:
+    """Whether this page's JSON-LD was read already (a rule or an anchor asked): then asking again is free."""
+    cache = getattr(_local, "cache", None) or []
+    return any(cached is doc for cached, _ in cache)
+
+
 def _walk(data, depth: int):
     if depth > 6:
         return
