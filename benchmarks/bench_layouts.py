@@ -266,7 +266,8 @@ def main() -> int:
             t = by_layout["tuning"][variant][key]
             if t.f1s:
                 lost = sum(f < LOST for f in t.f1s)
-                cells.append(f"{lost:2}/{len(t.f1s):3} {statistics.mean(t.f1s):.3f} {sum(t.titles) / len(t.titles):6.1%}")
+                titles = sum(t.titles) / len(t.titles)
+                cells.append(f"{lost:2}/{len(t.f1s):3} {statistics.mean(t.f1s):.3f} {titles:6.1%}")
         print(f"  {variant:16} " + " | ".join(cells))
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0

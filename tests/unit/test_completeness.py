@@ -69,7 +69,8 @@ def test_a_rule_taking_every_block_is_whole_and_not_flagged(stories):
 
 def test_the_chain_moves_on_from_an_incomplete_rule(stories):
     story = stories[1]
-    profile = _profile(FIRST_BLOCK).with_field("body", FIRST_BLOCK, FieldChain(fallbacks=(ALL_BLOCKS.with_(required=False),)))
+    chain = FieldChain(fallbacks=(ALL_BLOCKS.with_(required=False),))
+    profile = _profile(FIRST_BLOCK).with_field("body", FIRST_BLOCK, chain)
     article = extract(_html(story), "http://127.0.0.1" + story.path, profile)
     assert all(p in article.body_text for p in story.paragraphs) and article.checks["body"] == []
 
