@@ -40,30 +40,12 @@ from xnews_gui.core.extract import extract  # noqa: E402
 from xnews_gui.core.rules import Rule, element_text, normalize_space, parse_html  # noqa: E402
 from xnews_gui.core.selectors import element_xpath, induce, induce_profile  # noqa: E402
 
-_TOKEN = re.compile(r"\w+", re.U)
-_BLOCK_TAGS = {"div", "td", "article", "section", "main", "span", "p", "ul", "table", "tbody", "tr", "font",
-               "center", "blockquote", "form"}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from layout_variants import f1, find_body, find_title, norm_title, tokens  # noqa: E402  (the simulated clicks)
+
 # sites whose pages were looked at while tuning induce_profile; every other site is held out
 TUNED_ON = {"cleanportaleval:bbc.co.uk_news", "demo:demo-two-templates", "fundus:SeznamZpravy", "fundus:NTV",
             "fundus:DW", "fundus:BSZ", "fundus:WAZ", "fundus:TheMirror", "fundus:HankookIlbo", "readability:nytimes"}
-
-
-def tokens(text: str) -> Counter:
-    return Counter(t.lower() for t in _TOKEN.findall(text))
-
-
-def f1(pred: Counter, gold: Counter) -> float:
-    common = sum((pred & gold).values())
-    if not common:
-        return 0.0
-    p, r = common / sum(pred.values()), common / sum(gold.values())
-    return 2 * p * r / (p + r)
-
-
-def norm_title(text: str) -> str:
-    text = htmlmod.unescape(text or "").translate(str.maketrans("\u2018\u2019\u201c\u201d\u2013\u2014\u00a0",
-                                                               "''\"\"-- "))
-    return normalize_space(text)
 
 
 # --- data sets: site -> [(html, gold title, gold body text)] ------------------------------
@@ -123,30 +105,6 @@ def demo() -> dict:
     articles.sort(key=lambda a: site.uses_second_template(a))
     articles = articles[:1] + sorted(articles[1:], key=lambda a: a.id)
     return {"demo:demo-two-templates": [(site.article_page(a), a.title, " ".join(a.paragraphs)) for a in articles]}
-
-
-# --- the simulated click -----------------------------------------------------------------
-def find_title(doc, headline: str):
-    """The element a person clicks for the headline: a heading with that text, not a link to it elsewhere."""
-    want = norm_title(headline)
-    found = []
-    for el in doc.iter():
-        if not isinstance(el.tag, str) or el.tag in ("title", "script", "style", "meta", "head", "html", "body"):
-            continue
-        if norm_title(element_text(el)) == want:
-            in_link = el.tag == "a" or any(a.tag == "a" for a in el.iterancestors())
-            heading = el.tag in ("h1", "h2", "h3") or any(a.tag in ("h1", "h2") for a in el.iterancestors())
-            found.append((not heading, in_link, -len(list(el.iterancestors())), el))
-    return min(found, key=lambda x: x[:3])[3] if found else None
-
-
-def find_body(doc, gold: Counter):
-    best, best_f = None, 0.0
-    for el in doc.iter(*_BLOCK_TAGS):
-        score = f1(tokens(element_text(el)), gold)
-        if score > best_f:
-            best, best_f = el, score
-    return best
 
 
 # --- the four contenders -----------------------------------------------------------------

@@ -244,6 +244,14 @@
     return state.matched.length;
   }
 
+  function reveal(xpath) {
+    // tint the matches and bring the first into view (a page opened to show a rule: not at its top)
+    const count = highlight(xpath);
+    if (count > 0) state.matched[0].scrollIntoView({ block: "center" });
+    if (count > 0) redrawTints();
+    return count;
+  }
+
   function rectOf(xpath) {
     const n = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
     if (!n) return null;
@@ -255,7 +263,7 @@
     return JSON.stringify({ x: r.left, y: r.top, width: r.width, height: r.height });
   }
 
-  window.__xnewsPicker = { start: start, stop: stop, highlight: highlight, rectOf: rectOf, xpathOf: xpathOf,
+  window.__xnewsPicker = { start: start, stop: stop, highlight: highlight, reveal: reveal, rectOf: rectOf, xpathOf: xpathOf,
                           current: function () { return state.active ? state.field : ""; },
                           badge: function () { return badge && badge.style.display !== "none" ? badge.textContent : ""; } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect);

@@ -90,11 +90,15 @@ def test_section_links_pick_and_coverage_check(qtbot, sites, demo_server):
     with qtbot.waitSignal(bar.coverageDone, timeout=LOAD_MS) as done:
         click(bar.coverage_button)
     home_only = done.args[0]
-    assert home_only.list_pages == 1 and "Section links or Next page" in bar.result.text()
+    # the warning in full on a line of its own, wrapped inside the window (never cut at its edge)
+    assert home_only.list_pages == 1 and "\u26a0" in bar.result.text()
+    assert bar.warning.isVisible() and "Section links or Next page" in bar.warning.text() and bar.warning.wordWrap()
+    right = bar.warning.mapTo(sites.window(), bar.warning.rect().topRight()).x()
+    assert right <= sites.window().width() and bar.warning.sizeHint().width() <= sites.window().width()
     pick(qtbot, sites, "sections", "nav.main-nav li a")
     sections = inspector.profile().lists.selector
     assert "menu" in sections or sections.startswith("nav")
-    assert bar.result.text() == ""  # the old result is for other rules
+    assert bar.result.text() == "" and bar.warning.isHidden()  # the old result is for other rules
     load(qtbot, sites, demo_server.url + "thoi-su/")
     pick(qtbot, sites, "next", "nav.pagination a.next")
     lists = inspector.profile().lists.selector

@@ -196,7 +196,7 @@ def test_history_from_the_sites_tab_rows_diff_revert_and_import(qtbot, store, tw
     exported = tmp_path / "twolayouts-fixed.json"
     imported = repaired.with_(self_test=None, description="fixed by hand")
     exported.write_text(imported.to_json(), encoding="utf-8")
-    monkeypatch.setattr("xnews_gui.ui.sites_view.QFileDialog.getOpenFileName", lambda *a, **k: (str(exported), ""))
+    monkeypatch.setattr("xnews_gui.ui.sites_files.QFileDialog.getOpenFileName", lambda *a, **k: (str(exported), ""))
     with qtbot.waitSignal(view.profileSaved, timeout=5000):
         click(view.import_button)
     assert store.load_profile("twolayouts") == imported

@@ -6,7 +6,7 @@ from xnews_gui.core.links import page_links
 from xnews_gui.core.profile import LinkRule
 from xnews_gui.crawl import CrawlOptions, Crawler
 from xnews_gui.crawl.sink import MemorySink
-from xnews_gui.ui.inspector.draft import build_preview
+from xnews_gui.ui.inspector.sample import build_preview
 from xnews_gui.ui.inspector.fetch import PageCache
 
 from .crawl_helpers import Site, article_page, html, make_profile

@@ -37,8 +37,8 @@ def test_a_paragraph_pick_is_widened_and_said_and_learning_happens_once():
     draft.profile = draft.profile.with_(remove=(own,))  # a Remove pick of the person's
     job = site_job(draft, dict(pages, **{url: html}))
     assert {u for u, _ in job.siblings} == set(pages) | {url}  # learn() leaves the clicked page itself out
-    learned, notes = learn(job)
-    assert any("widened to the container" in n for n in notes)
+    learned, notes, changed = learn(job)
+    assert any("widened to the container" in n for n in notes) and changed == []  # the paragraph was not a whole body
     assert merge(draft, job, learned) == ["title", "body"]
     body = draft.profile.fields["body"]
     assert body.selector.endswith("article-body") and draft.profile.chains["body"].expect is not None
@@ -49,7 +49,7 @@ def test_a_paragraph_pick_is_widened_and_said_and_learning_happens_once():
 def test_a_hand_edit_made_while_learning_wins_and_a_lost_click_does_not_loop():
     draft, url, html, pages = _draft()
     job = site_job(draft, pages)
-    learned, _ = learn(job)
+    learned, _, _ = learn(job)
     edited = Rule(kind="css", selector="h1.article-title", take="text")
     draft.set_rule("title", edited)  # meanwhile, a hand edit
     assert merge(draft, job, learned) == ["body"]
@@ -60,7 +60,7 @@ def test_a_hand_edit_made_while_learning_wins_and_a_lost_click_does_not_loop():
     groups = tuple((u, {k: [(h, "/html/body/nowhere[9]")] for k, [(h, _)] in clicks.items()})
                    for u, clicks in broken.groups)
     broken = type(broken)(groups, broken.siblings, broken.generations, broken.name, broken.start_url)
-    learned2, notes2 = learn(broken)
+    learned2, notes2, _ = learn(broken)
     before = dict(draft2.profile.fields)
     assert merge(draft2, broken, learned2) == [] and draft2.profile.fields == before
     assert any("kept the picked rule" in n for n in notes2) and pending(draft2) == []

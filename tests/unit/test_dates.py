@@ -19,7 +19,9 @@ def test_dates_as_news_pages_write_them(text, iso):
     assert parse_date(text) == iso
 
 
-@pytest.mark.parametrize("text", ["", "   ", "no date here", "31/02/2024"])
+@pytest.mark.parametrize("text", ["", "   ", "no date here", "31/02/2024",
+                                  "torsdag 09. mai 2024 - 13:26",  # a month it cannot read is not today's month
+                                  "13:26", "2024"])
 def test_unreadable_dates_give_none(text):
     assert parse_date(text) is None
 

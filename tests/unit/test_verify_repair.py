@@ -40,3 +40,24 @@ def test_second_template_degrades_the_body_and_the_repair_fixes_it():
         assert art.checks["body"] == [] and art.fallbacks == []
         assert normalize_space(a.paragraphs[-1]) in art.body_text
         assert "Chia sẻ" not in art.body_text  # the new container's share bar goes with the repair
+
+
+def test_a_repair_never_proposes_the_same_image_on_every_failing_page():
+    """Pages of a second layout have no photo: the element most like the picked photo is the site's logo,
+    the same on every page - not a repair (it was proposed as 'fits on 4 of 4 pages' before)."""
+    from tests.plain_site import make_stories, story_page
+    from xnews_gui.core.chain import FieldChain
+    from xnews_gui.core.fingerprint import fingerprint
+    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.repair import propose_repair
+    from xnews_gui.core.rules import Rule, parse_html
+
+    stories = make_stories()
+    one = next(s for s in stories if s.layout == 1)
+    photo = parse_html(story_page(one, stories)).xpath("//img[@alt='A photo of the story']")[0]
+    rule = Rule(kind="xpath", selector="//h1/following-sibling::div[1]/img", take="attr:src")
+    profile = Profile(name="plain", start_urls=("http://plain.test/",), fields={"image": rule},
+                      chains={"image": FieldChain(fingerprint=fingerprint(photo))})
+    failing = [(story_page(s, stories), "http://plain.test" + s.path) for s in stories if s.layout == 2][:4]
+    repair = propose_repair(profile, "image", failing)
+    assert repair is None or len({v for _, v in repair.after if v}) > 1, repair

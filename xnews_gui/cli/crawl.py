@@ -155,7 +155,9 @@ def _print_summary(s: dict) -> None:
     if s.get("fallbacks"):
         print(f"  body: fallback on {s['fallbacks']} article(s) (the main-text extractor filled what the rules missed)")
     for f, urls in (s.get("degraded_fields") or {}).items():
-        print(f"  WARNING: field '{f}' degraded: its values fail verification on recent pages, e.g. {', '.join(urls[:3])}")
+        why = (s.get("degraded_why") or {}).get(f)
+        print(f"  WARNING: field '{f}' degraded: its values fail verification on recent pages"
+              f"{f' ({why})' if why else ''}, e.g. {', '.join(urls[:3])}")
     for b in s.get("broken_fields", []):
         before = f" (was {b['previous']:.0%})" if b.get("previous") is not None else ""
         print(f"  WARNING: rule for '{b['field']}' probably broken: filled on {b['fill_rate']:.0%} of "

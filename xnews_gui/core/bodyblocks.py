@@ -26,19 +26,27 @@ def paragraph_chars(el) -> int:
     return sum(len(t) for t in (element_text(p) for p in el.iter("p")) if len(t) >= _MIN_PARAGRAPH)
 
 
+_PARAGRAPH_TAGS = ("p", "span", "em", "strong", "b", "i", "font", "a", "h2", "h3", "blockquote")
+
+
+def text_runs(el) -> int:
+    """Paragraph-long runs of text in the element (a 2005 story cell writes its paragraphs between <br>s)."""
+    return sum(1 for t in el.itertext() if len(t) >= _MIN_PARAGRAPH and len(t.strip()) >= _MIN_PARAGRAPH)
+
+
 def widen_paragraph_pick(el):
     """A click on one paragraph -> the nearest ancestor holding the article's paragraphs (or el)."""
     own = len(list(el.iter("p")))
-    if el.tag not in ("p", "span", "em", "strong", "b", "i", "font", "a", "h2", "h3", "blockquote") and own >= 2:
+    if el.tag not in _PARAGRAPH_TAGS and (own >= 2 or (not own and text_runs(el) >= 2)):
         return el
     best = el
     for anc in el.iterancestors():
         if anc.tag in ("body", "html"):
             break
-        paras = [p for p in anc.iter("p") if len(element_text(p)) >= _MIN_PARAGRAPH]
-        if len(paras) >= 3:
+        paras = max(sum(1 for p in anc.iter("p") if len(element_text(p)) >= _MIN_PARAGRAPH), text_runs(anc))
+        if paras >= 3:
             return anc
-        if len(paras) >= 2:
+        if paras >= 2:
             best = anc
     return best
 
@@ -119,20 +127,23 @@ def header_blocks(container) -> list:
     return out
 
 
-def block_selector(block, container_css: str) -> str | None:
-    """A CSS selector for a boilerplate block, scoped to the body container."""
+def block_selector(block, container: str, kind: str = "css") -> str | None:
+    """A selector for a boilerplate block, scoped to the body container's (css or xpath, as the container's)."""
     ident = block.get("id")
     if ident and not is_generated(ident):
-        return f"{container_css} #{ident}"
+        return f"{container} #{ident}" if kind == "css" else f"{container}//*[@id={_quote(ident)}]"
     for attr in DATA_HOOKS:
         value = block.get(attr)
         if value and re.match(r"^[A-Za-z][A-Za-z-]{2,40}$", value):
-            return f"{container_css} [{attr}={_quote(value)}]"
+            return f"{container} [{attr}={_quote(value)}]" if kind == "css" else \
+                f"{container}//*[@{attr}={_quote(value)}]"
     classes = [c for c in _classes(block) if _BOILER_WORDS.search(c)] or _classes(block)
     if classes:
-        return f"{container_css} {block.tag}.{classes[0]}"
+        if kind == "css":
+            return f"{container} {block.tag}.{classes[0]}"
+        return f"{container}//{block.tag}[contains(concat(' ', normalize-space(@class), ' '), {_quote(' ' + classes[0] + ' ')})]"
     if block.tag in ("aside", "nav", "form", "iframe", "button"):
-        return f"{container_css} {block.tag}"
+        return f"{container} {block.tag}" if kind == "css" else f"{container}//{block.tag}"
     return None
 
 

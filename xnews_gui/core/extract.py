@@ -13,7 +13,7 @@ from lxml import etree
 from .dates import parse_date
 from .profile import FIELDS, Profile
 from .rules import Rule, RuleError, element_text, normalize_space
-from .maintext import main_text_html
+from .completeness import PageStory, body_problems, title_problems
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from .encoding import FetchedHtml
 from .html_text import fragment_text, holds, html_to_text, parse_fetched, parse_fragment, parse_page
@@ -84,6 +84,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         doc = parse_page(text, data, url)
         page_text = (lambda: text)
     article = Article(url=url)
+    story = PageStory(page_text, url)  # the page's main text, asked only if a body looks incomplete
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
     # removed byline can still be the author
     for name in sorted(FIELDS, key=lambda f: f == "body"):
@@ -93,15 +94,17 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         anchor_value = _anchor_value(expect, doc) if expect else ""
         if name == "body":
             _drop(doc, profile.remove)
-        value, problems, error = _first_plausible(article, name, rules, doc, page_text, url, profile.remove, expect,
+        value, problems, error = _first_plausible(article, name, rules, doc, story, url, profile.remove, expect,
                                                   anchor_value, doc_read_after="image" not in profile.fields)
         if name == "body" and expect is not None and problems:  # only profiles that say what a body looks like
-            value, problems = _body_fallback(article, page_text(), url, expect, value, problems)
+            value, problems = _body_fallback(article, story, url, expect, value, problems)
+        if name == "title" and value:
+            problems = problems + [p for p in title_problems(value, doc) if p not in problems]
         if error and not value:
             article.errors.append(f"{name}: {error}")
         elif rules and rules[0].required and not value:
             article.errors.append(f"{name}: required field is empty (rule {_describe(rules[0])} matched nothing)")
-        if expect is not None:
+        if expect is not None or (rules and name in _COMPLETE):
             article.checks[name] = problems if value else ["empty"]
     if "image" not in profile.fields:
         article.image = _meta(doc, "og:image") or (article.images[0] if article.images else "")
@@ -112,15 +115,37 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     return article
 
 
+def rendered_fields(profile: Profile) -> list[str]:
+    """The fields a profile marked ``render`` waits for: those with a rule on the ``wait_for`` selector (the
+    inspector's *Mark render* sets it from a field's rule), else its required fields."""
+    if profile.render is None:
+        return []
+    wait_for = profile.render.wait_for
+    marked = [f for f in FIELDS if any(r.kind == "css" and r.selector == wait_for for r in profile.rules_for(f))]
+    return marked or [f for f in FIELDS if profile.fields.get(f) is not None and profile.fields[f].required]
+
+
+def needs_render(profile: Profile, article: Article) -> list[str]:
+    """The marked fields whose rules failed on the raw HTML (empty, doubtful, or filled by a fallback): the
+    page must be rendered even when a fallback made the article ok."""
+    return [f for f in rendered_fields(profile)
+            if not article.value(f) or article.checks.get(f) or any(x.startswith(f + ":") for x in article.fallbacks)]
+
+
+_COMPLETE = ("title", "body")  # checked against the page itself on every profile, not only against an expect
+
+
 def _text_of(page: FetchedHtml):
     return lambda: page.text
 
 
-def _first_plausible(article, name, rules, doc, text, url, remove, expect, anchor_value, doc_read_after=True):
+def _first_plausible(article, name, rules, doc, story, url, remove, expect, anchor_value, doc_read_after=True):
     """Set the field from the first rule whose value fits; returns (value, problems, error).
-    ``doc_read_after``: the page is read after this field (the body's last rule may change it otherwise)."""
+    A body must also be whole (``completeness.body_problems``). ``doc_read_after``: the page is read
+    after this field (the body's last rule may change it otherwise)."""
     first = None  # (value, problems, candidate) of the first non-empty one
     error = ""
+    text = story.page_text
     for i, rule in enumerate(rules):
         try:
             if name == "body":
@@ -139,6 +164,8 @@ def _first_plausible(article, name, rules, doc, text, url, remove, expect, ancho
         if not value:
             continue
         problems = expect.problems(value, anchor_value) if expect else []
+        if name == "body" and not problems:
+            problems = body_problems(candidate[3], value, story)
         if first is None:
             first = (value, problems, candidate)
         if not problems:
@@ -152,15 +179,15 @@ def _first_plausible(article, name, rules, doc, text, url, remove, expect, ancho
 
 def _set(article, name, candidate) -> None:
     if name == "body":
-        article.body_html, article.body_text, article.images = candidate
+        article.body_html, article.body_text, article.images = candidate[:3]
         return
     if len(candidate) > 1:
         article.multiple.append(name)
     setattr(article, name, candidate[0])
 
 
-def _body_fallback(article, text, url, expect, value, problems):
-    html = sanitize_html(main_text_html(text, url), url)
+def _body_fallback(article, story, url, expect, value, problems):
+    html = sanitize_html(story.html(), url)
     root = parse_fragment(html)
     if root is None:
         return value, problems
@@ -173,6 +200,10 @@ def _body_fallback(article, text, url, expect, value, problems):
     if not better:
         return value, problems
     article.body_html, article.body_text, article.images = html, body_text, images
+    why = next((p for p in problems if p.startswith("covers ")), "")
+    if why:
+        article.fallbacks.append(f"body: fallback (main-text extractor; the body the rules give {why})")
+        return body_text, new_problems + [f"the rules' body {why}: filled by the fallback"]
     article.fallbacks.append("body: fallback (main-text extractor; the profile's body rules found nothing plausible)")
     return body_text, new_problems + ["the rules gave nothing plausible: filled by the fallback"]
 
@@ -201,8 +232,8 @@ def _values(rule: Rule, doc, text, url: str) -> list[str]:
 
 
 def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
-                    title: str = "", last: bool = False) -> tuple[str, str, list]:
-    """(sanitised body HTML, its text, its images) that one rule gives.
+                    title: str = "", last: bool = False) -> tuple[str, str, list, list]:
+    """(sanitised body HTML, its text, its images, the page's elements it came from) that one rule gives.
 
     ``per_page``: how many containers the rule matched at authoring (0: any); a
     rule that matched one container then takes the first one now (later matches
@@ -210,6 +241,7 @@ def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
     of the body when the container repeats it. ``text``: the page's text, when called. ``last``:
     nothing reads the page after this rule: its one container is changed in place, not copied.
     """
+    elements = []
     if rule.kind in ("css", "xpath"):
         elements = rule.select(doc)
         if per_page == 1:
@@ -232,8 +264,8 @@ def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
     # the sanitised HTML is parsed once for both its text and its images
     root = parse_fragment(body_html)
     if root is None:
-        return body_html, html_to_text(body_html), image_urls(body_html)
-    return body_html, fragment_text(root), element_image_urls(root)
+        return body_html, html_to_text(body_html), image_urls(body_html), elements
+    return body_html, fragment_text(root), element_image_urls(root), elements
 
 
 _TEXT_WITH = etree.XPath("descendant::text()[contains(., $w)]")

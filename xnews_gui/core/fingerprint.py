@@ -79,3 +79,38 @@ def best_match(fp: dict, doc, minimum: float = 0.55, any_tag: bool = False):
         if s > best_score:
             best, best_score = el, s
     return best
+
+
+# --- a page's layout -----------------------------------------------------------------------------------
+_LAYOUT_TAGS = {"div", "section", "article", "main", "header", "footer", "aside", "nav", "table", "tr", "td",
+                "ul", "ol", "figure", "h1", "h2", "form", "center", "font"}
+_LAYOUT_DEPTH = 6
+
+
+def page_layout(doc) -> frozenset:
+    """The page's skeleton: block elements down to a few levels under <body>, by depth, tag and stable
+    classes (what a template writes, not what a story holds). Pages of one template share most of it."""
+    from .candidates import _classes  # (candidates imports nothing of this module)
+
+    body = doc.find("body") if doc.tag == "html" else doc
+    if body is None:
+        return frozenset()
+    out = set()
+    level = [body]
+    for depth in range(_LAYOUT_DEPTH):
+        below = []
+        for node in level:
+            for child in node:
+                tag = child.tag
+                if isinstance(tag, str) and tag in _LAYOUT_TAGS:
+                    out.add(f"{depth}:{tag}" + "".join(f".{c}" for c in sorted(_classes(child))[:3]))
+                    below.append(child)
+        level = below[:400]
+    return frozenset(out)
+
+
+def same_layout(a: frozenset, b: frozenset, at_least: float = 0.7) -> bool:
+    """Two skeletons of one template (Jaccard similarity ``at_least``)."""
+    if not a and not b:
+        return True
+    return len(a & b) / max(1, len(a | b)) >= at_least

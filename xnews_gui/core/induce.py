@@ -11,9 +11,17 @@
    its paragraphs) is induced too and becomes the next rule of the chain.
 3. Metadata anchors that agree with the clicked value close the chain; a content
    profile and the clicked element's fingerprint are stored for verification.
-4. Body: a click on one paragraph is widened to the article's container; share
-   bars, related boxes, link-dense and repeated blocks inside it become
-   ``remove`` rules. Each decision is written to ``notes``.
+4. Body (``induce_body``): a click on one paragraph is widened to the article's
+   container, and to the whole story when the container holds too little of the
+   page's main text (a story split over sibling blocks: all of them, joined); a
+   rule holds on a sibling only when it covers that page's main text; share bars,
+   related boxes, link-dense and repeated blocks inside it become ``remove`` rules.
+5. Layouts without classes or ids: structural XPath candidates (``structural``)
+   anchored on the nearest stable ancestor, by position or by what the element
+   holds. A clicked field always gets a rule (at worst the clicked element's
+   path); a title chain ends with the page's ``<title>`` less the site's affix,
+   a body chain with the main-text extractor (flagged as such). Each decision is
+   written to ``notes``.
 """
 
 from __future__ import annotations
@@ -21,13 +29,14 @@ from __future__ import annotations
 from collections import Counter
 from urllib.parse import urlsplit
 
-from . import bodyblocks
+from . import bodyblocks, induce_body
 from .candidates import _candidates, _Pages, _Target, _adjust, element_xpath, locate, take_for
 from .chain import FieldChain
 from .fingerprint import fingerprint
-from .metadata import ANCHORS, learn_title_suffix
+from .metadata import ANCHORS, PAGE_TITLE, learn_title_suffix
 from .profile import FIELDS, Profile
 from .rules import Rule, RuleError, element_text, normalize_space
+from .structural import blocks_candidates, has_tbody, structural_candidates, unwrap_tbody
 from .verify import ContentProfile, agreement, words
 
 MAX_FALLBACKS = 3
@@ -85,51 +94,74 @@ def _page_anchors(field: str, doc) -> list[str]:
     return [v for rule in ANCHORS["title"] for v in _safe_apply(rule, doc)[:1] if v]
 
 
-def _nested(els: list) -> bool:
-    """True when one matched element holds another (their text would be taken twice)."""
-    if len(els) < 2:
-        return False
-    if len(els) > 60:
-        return True
-    for el in els:
-        ancestors = list(el.iterancestors())
-        if any(other is anc for other in els for anc in ancestors):
-            return True
-    return False
+_BARE = {"b", "i", "u", "em", "strong", "span", "font", "div", "td", "tr", "table", "p", "li", "a", "center"}
 
 
-def _body_excess(els: list, reference: str) -> float:
-    """0 when the matched elements say what the clicked container says, more when they add other text."""
-    if _nested(els):
-        return 8.0
-    ratio = len(words(_value("body", els))) / max(1, len(words(reference)))
-    return 0.0 if ratio <= 1.15 else min(8.0, 5.0 * (ratio - 1.0))
+def _pool(el, field: str) -> list[tuple[str, str, float]]:
+    """(kind, selector, cost) candidates for a clicked element: its CSS hooks (structural XPaths are the
+    second pool, see ``_best``). A bare generic tag ("b", "div") takes the first of its kind: dearer."""
+    return [("css", css, cost + (2.0 if css in _BARE else 0.0)) for css, cost in _candidates(el)]
 
 
-def _rank(pages: _Pages, field: str, target: _Target, sibling_docs: list, reference: str):
-    """[(total cost, css, verdicts)] best first, for candidates right on the clicked page."""
+STRUCTURAL_COST = 2.5  # a structural XPath wins over a CSS hook only where the hook fails on siblings
+CLEAN_COST = 4.5  # a CSS hook holding on every sibling at no more cost than this is not compared with XPaths
+
+
+def _best(pages, field: str, want: list, doc, sibling_docs: list, reference: str, mains=(), other_layout=False):
+    """``_rank`` of the element's CSS candidates and, where the best of them does not hold on every
+    sibling, of its structural XPaths too (a layout without classes or ids), ranked together at a surcharge.
+    ``other_layout``: the page has a layout of its own (a fallback's CSS rule need not hold on the others)."""
+    if len(want) > 1:  # a story split over sibling blocks: the blocks' parent, then a step they share
+        parent = want[0].getparent()
+        if parent is None:
+            return []
+        hooks = blocks_candidates(want, _pool(parent, "container"))
+        structural = blocks_candidates(want, structural_candidates(parent, "container"))
+    else:
+        hooks, structural = _pool(want[0], field), structural_candidates(want[0], field)
+    ranked = _rank(pages, field, want, doc, sibling_docs, reference, hooks, mains)
+    clean = ranked and ranked[0][0] <= CLEAN_COST and all(ranked[0][3])
+    if clean or (other_layout and ranked):
+        return ranked
+    more = _rank(pages, field, want, doc, sibling_docs, reference,
+                 [(k, sel, cost + STRUCTURAL_COST) for k, sel, cost in structural], mains)
+    return sorted(ranked + more, key=lambda x: (x[0], len(x[2])))
+
+
+def _rank(pages, field: str, want: list, doc, sibling_docs: list, reference: str, pool, mains=()):
+    """[(total cost, kind, selector, verdicts)] best first, for candidates giving ``want`` on the clicked page
+    (its first element; all of them, in order, for a story split over blocks)."""
     ranked = []
     anchor_values = [_page_anchors(field, d) for d in sibling_docs]
-    for css, cost in _candidates(target.el):
-        matched = pages.select("css", css, target.doc)
-        if not matched or matched[0] is not target.el:
+    split = len(want) > 1
+    for kind, selector, cost in pool:
+        matched = pages.select(kind, selector, doc)
+        if split:
+            if len(matched) != len(want) or any(a is not b for a, b in zip(matched, want)):
+                continue
+        elif not matched or matched[0] is not want[0]:
             continue
         if field == "body":
-            penalty = _body_excess(matched, reference)
+            penalty = induce_body.excess(matched, reference)
         else:
             penalty = 3.0 if len(matched) > 1 else 0.0
-        selected = [pages.select("css", css, d) for d in sibling_docs]
+        selected = [pages.select(kind, selector, d) for d in sibling_docs]
+        if field == "body" and not split:  # one container at authoring: the first match is taken later
+            selected = [els[:1] for els in selected]
         values = [_value(field, els) for els in selected]
         good, verdicts = _sibling_score(field, values, reference, anchor_values)
-        if field == "body":  # one container on the clicked page: one on each sibling, never nested ones
-            verdicts = [ok and not _nested(els) and (len(matched) > 1 or len(els) == 1)
-                        for ok, els in zip(verdicts, selected)]
+        if field == "body":
+            covered, agree = induce_body.covering(values, mains) if mains else ([True] * len(values), 1.0)
+            verdicts = [ok and cov and not induce_body.nested(els)
+                        for ok, cov, els in zip(verdicts, covered, selected)]
             good = sum(verdicts)
+            penalty += 2.0 * (1.0 - agree)
+            penalty += 0.3 * sum(1 for d in sibling_docs if len(pages.select(kind, selector, d)) > 1) if not split else 0
         else:  # the first of several matches is used: a little worse than exactly one
             penalty += 0.5 * sum(1 for els in selected if len(els) > 1)
         bad_share = 1.0 - good / len(sibling_docs) if sibling_docs else 0.0
-        ranked.append((cost + penalty + 8.0 * bad_share, css, verdicts))
-    ranked.sort(key=lambda x: (x[0], len(x[1])))
+        ranked.append((cost + penalty + 8.0 * bad_share, kind, selector, verdicts))
+    ranked.sort(key=lambda x: (x[0], len(x[2])))
     return ranked
 
 
@@ -165,8 +197,9 @@ def _anchors_agreeing(field: str, doc, value: str, known=()) -> tuple[list[Rule]
 
     An anchor that says exactly what the click says comes before one that only
     contains it (a kicker-prefixed JSON-LD headline). Title anchors learn the
-    tail the site appends (" - Section | Site") from ``known`` ``(doc, headline)``
-    pairs of sibling pages plus the clicked page.
+    affix the site adds (" - Section | Site", "Site: ") from ``known``
+    ``(doc, headline)`` pairs of sibling pages plus the clicked page; the page's
+    ``<title>`` less that affix is always the title chain's last resort.
     """
     rules = list(ANCHORS.get(field, ()))
     if field == "title":
@@ -177,7 +210,10 @@ def _anchors_agreeing(field: str, doc, value: str, known=()) -> tuple[list[Rule]
         if got and (field in ("image", "date", "author") or agreement(value, got) >= 0.8):
             agree.append((normalize_space(got) != normalize_space(value), rule))
     agree = [r for _, r in sorted(agree, key=lambda x: x[0])]
-    return agree, agree + [r for r in rules if r not in agree]
+    ordered = agree + [r for r in rules if r not in agree]
+    if field == "title":
+        ordered.append(_learned_suffix(PAGE_TITLE, [(doc, value), *known]))
+    return agree, ordered
 
 
 def _learned_suffix(rule: Rule, known) -> Rule:
@@ -210,31 +246,40 @@ def _headline_copy(el, doc):
     return min(copies, key=lambda o: _HEADINGS.index(o.tag) if o.tag in _HEADINGS else len(_HEADINGS))
 
 
-def _induce_field(pages, field, target, sibling_docs, notes, found=None):
-    reference = _value(field, [target.el])
-    take = take_for(field, target.el)
-    ranked = _rank(pages, field, target, sibling_docs, reference)
+def _induce_field(pages, field, want: list, doc, sibling_docs, notes, found=None, mains=()):
+    """(rules of the chain, the clicked value, the siblings no rule holds on)."""
+    reference = _value(field, want) if len(want) > 1 else _value(field, want[:1])
+    take = take_for(field, want[0])
+    ranked = _best(pages, field, want, doc, sibling_docs, reference, mains)
     if not ranked:
-        return None, None, []
-    _, css, verdicts = ranked[0]
-    rules = [Rule(kind="css", selector=css, take=take, required=field in ("title", "body"))]
+        return None, reference, list(sibling_docs)
+    _, kind, selector, verdicts = ranked[0]
+    rules = [Rule(kind=kind, selector=selector, take=take, required=field in ("title", "body"))]
     failing = [d for d, ok in zip(sibling_docs, verdicts) if not ok]
-    for doc in failing:
+    main_of = {id(d): m for d, m in zip(sibling_docs, mains)}
+    for other_doc in failing:
         if len(rules) > MAX_FALLBACKS:
             break
-        if any(plausible(field, _value(field, pages.select(r.kind, r.selector, doc)), reference) for r in rules):
+        if any(plausible(field, _value(field, pages.select(r.kind, r.selector, other_doc)), reference) for r in rules) \
+                and field != "body":
             continue
-        el = _counterpart(field, doc, reference)
+        el = _counterpart(field, other_doc, reference)
         if el is None:
             continue
-        other = _Target(doc, _adjust(el, field))
-        alt = _rank(pages, field, other, [d for d in sibling_docs if d is not doc] + [target.doc],
-                    _value(field, [other.el]))
-        if alt and all(r.selector != alt[0][1] for r in rules):
-            rules.append(Rule(kind="css", selector=alt[0][1], take=take_for(field, other.el)))
+        other_want = [_adjust(el, field)]
+        if field == "body":
+            main = main_of.get(id(other_doc))
+            other_want, _ = induce_body.story_selection(other_want[0], main)
+            if main and not induce_body.covering([_value(field, other_want)], [main])[0][0]:
+                continue  # nothing there is that page's article alone: the main-text extractor fills it, flagged
+        rest = [d for d in sibling_docs if d is not other_doc] + [doc]
+        rest_mains = [main_of.get(id(d)) or Counter() for d in rest[:-1]] + [Counter()] if mains else ()
+        alt = _best(pages, field, other_want, other_doc, rest, _value(field, other_want), rest_mains, other_layout=True)
+        if alt and all(r.selector != alt[0][2] for r in rules):
+            rules.append(Rule(kind=alt[0][1], selector=alt[0][2], take=take_for(field, other_want[0])))
             if found is not None:
-                found.append((rules[-1], other))
-            notes.append(f"{field}: a sibling page has another layout: added fallback {alt[0][1]!r}")
+                found.append((rules[-1], _Target(other_doc, other_want[0]), len(other_want)))
+            notes.append(f"{field}: a sibling page has another layout: added fallback {alt[0][2]!r}")
     return rules, reference, failing
 
 
@@ -249,58 +294,27 @@ def _chain_values(pages, field, rules, docs) -> list[str]:
     return out
 
 
-def _refine_body(pages, rule: Rule, target: _Target, sibling_docs, notes) -> list[Rule]:
-    others = set()
-    for doc in sibling_docs:
-        for el in pages.select("css", rule.selector, doc)[:1]:
-            for block in el.iterdescendants("div", "ul", "section", "table"):
-                text = element_text(block)
-                if len(text) >= 30:
-                    others.add(text)
-    removes, seen = [], set()
-    holders = [target.el, *target.el.iterancestors()]  # live references: lxml proxies stay the same objects
-    for block in bodyblocks.boilerplate_blocks(target.el, others):
-        css = bodyblocks.block_selector(block, rule.selector)
-        if not css or css in seen:
-            continue
-        try:
-            Rule(kind="css", selector=css).check()
-        except RuleError:
-            continue
-        # never remove the article itself: the rule must leave most paragraph text in place
-        if any(b is h for b in pages.select("css", css, target.doc) for h in holders):
-            continue
-        seen.add(css)
-        removes.append(Rule(kind="css", selector=css, take="html"))
-    if removes:
-        notes.append(f"body: {len(removes)} block(s) inside the container dropped (share/related/link-dense/repeated): "
-                     + ", ".join(r.selector for r in removes[:6]))
-    header = []
-    for block in bodyblocks.header_blocks(target.el):
-        css = bodyblocks.block_selector(block, rule.selector)
-        if not css or css in seen or not _checks(css):
-            continue
-        # on every page, what it matches is short, holds no paragraph of article text, and is one or two
-        # things (a dateline, a byline), not a run of paragraphs written as divs
-        per_page = [pages.select("css", css, d) for d in [target.doc, *sibling_docs]]
-        matched = [m for found in per_page for m in found]
-        if any(len(found) > 2 for found in per_page) or any(m is h for m in matched for h in holders) or any(
-                len(element_text(m)) > 2 * bodyblocks._HEADER_MAX or bodyblocks.paragraph_chars(m) for m in matched):
-            continue
-        seen.add(css)
-        header.append(Rule(kind="css", selector=css, take="html"))
-    if header:
-        notes.append(f"body: {len(header)} short block(s) before the first paragraph dropped (dateline, byline, "
-                     "kicker): " + ", ".join(r.selector for r in header[:6]))
-    return removes + header
-
-
-def _checks(css: str) -> bool:
-    try:
-        Rule(kind="css", selector=css).check()
-    except RuleError:
-        return False
-    return True
+def _clicked_element(pages, field: str, html: str, xpath: str, notes: list, site_has_tbody: bool):
+    doc = pages.doc(html)
+    el = locate(doc, xpath)
+    if el is None:
+        raise ValueError(f"the clicked element {xpath!r} is not in the page as lxml parses it")
+    if not site_has_tbody:  # the browser's rows in <tbody>: the site's own HTML has none
+        unwrap_tbody(doc)
+    el = _adjust(el, field)
+    if field == "title":
+        copy = _headline_copy(el, doc)
+        if copy is not el:
+            notes.append(f"title: the click picked the headline inside navigation ({element_xpath(el)}); "
+                         f"the page's own copy of it is used ({element_xpath(copy)})")
+            el = copy
+    if field == "body":
+        wider = bodyblocks.widen_paragraph_pick(el)
+        if wider is not el:
+            notes.append(f"body: the click picked one paragraph ({el.tag}); widened to the container "
+                         f"that holds the article's paragraphs ({element_xpath(wider)})")
+            el = wider
+    return doc, el
 
 
 def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str = "http://127.0.0.1/",
@@ -308,45 +322,45 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
     """A schema-2 profile from clicked examples ``{field: [(html, xpath)]}`` and unlabeled sibling pages.
 
     ``notes`` (optional list) receives one line per decision the user should see
-    (a widened body pick, fallbacks added, blocks removed).
+    (a widened body pick, fallbacks added, blocks removed, pages the main-text extractor fills).
+    Every clicked field gets a rule.
     """
     notes = notes if notes is not None else []
     pages = _Pages()
-    sibling_docs = [pages.doc(h) for h in siblings if h and h.strip()]
+    sibling_html = [h for h in siblings if h and h.strip()]
+    sibling_docs = [pages.doc(h) for h in sibling_html]
+    site_has_tbody = any(has_tbody(d) for d in sibling_docs)
     host = urlsplit(start_url).hostname or ""
     fields, chains, removes = {}, {}, []
+    mains = None
     for field, pairs in clicks.items():
         if field not in FIELDS or not pairs:
             raise ValueError(f"induce_profile: unknown field {field!r} (known: {', '.join(FIELDS)})")
         html, xpath = pairs[0]
-        doc = pages.doc(html)
-        el = locate(doc, xpath)
-        if el is None:
-            raise ValueError(f"the clicked element {xpath!r} is not in the page as lxml parses it")
-        el = _adjust(el, field)
-        if field == "title":
-            copy = _headline_copy(el, doc)
-            if copy is not el:
-                notes.append(f"title: the click picked the headline inside navigation ({element_xpath(el)}); "
-                             f"the page's own copy of it is used ({element_xpath(copy)})")
-                el = copy
+        doc, el = _clicked_element(pages, field, html, xpath, notes, site_has_tbody)
+        want, field_mains = [el], ()
         if field == "body":
-            wider = bodyblocks.widen_paragraph_pick(el)
-            if wider is not el:
-                notes.append(f"body: the click picked one paragraph ({el.tag}); widened to the container "
-                             f"that holds the article's paragraphs ({element_xpath(wider)})")
-                el = wider
-        target = _Target(doc, el)
+            want, _ = induce_body.whole_story(el, html, notes)
+            mains = induce_body.sibling_mains(sibling_html) if mains is None else mains
+            field_mains = mains
         found: list = []
-        rules, reference, _ = _induce_field(pages, field, target, sibling_docs, notes, found)
+        rules, reference, _ = _induce_field(pages, field, want, doc, sibling_docs, notes, found, field_mains)
+        if not rules and len(want) > 1:  # no rule takes the blocks: their parent holds the story
+            want = [want[0].getparent()]
+            rules, reference, _ = _induce_field(pages, field, want, doc, sibling_docs, notes, found, field_mains)
         if not rules:
             notes.append(f"{field}: no selector found")
             continue
+        target = _Target(doc, want[0])
         if field == "body":
-            removes += _refine_body(pages, rules[0], target, sibling_docs, notes)
-            for rule, other in found:
-                removes += _refine_body(pages, rule, other, [d for d in [doc] + sibling_docs if d is not other.doc],
-                                        notes)
+            for block in want:
+                removes += induce_body.refine(pages, rules[0], _Target(doc, block), sibling_docs, notes)
+            for rule, other, _ in found:
+                removes += induce_body.refine(pages, rule, other, [d for d in [doc] + sibling_docs if d is not other.doc],
+                                              notes)
+            short = induce_body.coverage_note(rules, pages.select, sibling_docs, mains or ())
+            if short:
+                notes.append(short)
         values = _chain_values(pages, field, rules, [doc] + sibling_docs)
         known = [(d, _value(field, pages.select(rules[0].kind, rules[0].selector, d))) for d in sibling_docs]
         agreeing, anchors = _anchors_agreeing(field, doc, reference, known)
@@ -354,11 +368,14 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         if agreeing and field in ("title", "summary"):
             a = agreeing[0]
             anchor = f"{a.kind}:{a.selector}"
-        per_page = len(pages.select("css", rules[0].selector, doc)) if field == "body" else 1
+        # one container at authoring: the first match later (teaser cards follow it); a split story's blocks:
+        # every match (per_page is the whole chain's: any split rule in it takes all)
+        blocks = [len(want)] + [n for _, _, n in found]
+        per_page = 1 if field != "body" or max(blocks) == 1 else (blocks[0] if len(set(blocks)) == 1 else 0)
         expect = ContentProfile.learn([v for v in values if plausible(field, v, reference)] or [reference],
                                       field, anchor=anchor, per_page=per_page)
         fields[field] = rules[0]
         chains[field] = FieldChain(fallbacks=tuple(rules[1:]), anchors=tuple(anchors), expect=expect,
-                                   fingerprint=fingerprint(el))
+                                   fingerprint=fingerprint(target.el))
     return Profile(name=name, start_urls=(start_url,), allowed_domains=(host,) if host else (),
                    fields=fields, chains=chains, remove=tuple(removes))

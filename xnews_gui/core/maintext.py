@@ -19,15 +19,17 @@ def available() -> bool:
     return True
 
 
-def main_text_html(html: str, url: str | None = None) -> str:
-    """The page's main text as simple HTML (paragraphs, headings, images), or ''."""
+def main_text_html(html: str, url: str | None = None, precise: bool = True) -> str:
+    """The page's main text as simple HTML (paragraphs, headings, images), or ''. ``precise``: rather less
+    than anything that may not be the article (the fallback's body); else the whole of it, for estimating how
+    much of the article a body holds (the precise mode leaves out parts of some stories)."""
     if not html or not available():
         return ""
     import trafilatura
 
     try:
         out = trafilatura.extract(html, url=url, output_format="html", include_images=True, include_links=True,
-                                  include_comments=False, include_tables=True, favor_precision=True)
+                                  include_comments=False, include_tables=True, favor_precision=precise)
     except Exception as exc:  # a third-party parser on untrusted input: never let it crash a crawl
         _log.debug("main-text fallback failed on %s: %s", url, exc)
         return ""

@@ -31,29 +31,39 @@ _TAIL_SEPARATORS = "-\u2013\u2014|:\u00b7\u00bb"
 def learn_title_suffix(pairs) -> str:
     """A ``post`` regex for a metadata title from ``(headline, metadata title)`` pairs of the same site.
 
-    Sites append their name (and often the section) to ``og:title``:
-    "Headline-Politics | Daily" or "Headline - Daily Online". The tail they share
-    is learned from pages where the headline is known; a varying part before it
-    (the section, one word) may change from page to page. Pages with another tail still get
+    Sites append their name (and often the section) to ``og:title`` and ``<title>``:
+    "Headline-Politics | Daily" or "Headline - Daily Online"; some put it first ("Daily: Headline").
+    The affix they share is learned from pages where the headline is known; a varying part before the
+    tail (the section, one word) may change from page to page. Pages with another tail still get
     the generic ' | Site' stripping. Returns "" when there is nothing to learn.
     """
-    tails = []
+    tails, heads = [], []
     for head, meta in pairs:
         head, meta = normalize_space(head), normalize_space(meta)
-        if head and len(meta) > len(head) and meta.startswith(head):
-            tails.append(meta[len(head):])
-    if not tails:
-        return ""
-    shared = os.path.commonprefix([t[::-1] for t in tails])[::-1].strip()
-    if not shared or len(shared) > 60:
+        at = meta.find(head) if head else -1
+        if at < 0 or len(meta) <= len(head):
+            continue
+        heads.append(meta[:at])
+        tails.append(meta[at + len(head):])
+    prefix = os.path.commonprefix(heads).strip() if heads and all(h.strip() for h in heads) else ""
+    tails = [t for t in tails if t.strip()]
+    shared = os.path.commonprefix([t[::-1] for t in tails])[::-1].strip() if tails else ""
+    if len(shared) > 60:
+        shared = ""
+    if len(prefix) > 60:
+        prefix = ""
+    if not shared and not prefix:
         return ""
     seps = re.escape(_TAIL_SEPARATORS)
+    lead = rf"(?:{re.escape(prefix)}\s*)?" if prefix else ""
+    if not shared:
+        return rf"^\s*{lead}(.+?)(?:(?:\s+[|»]\s+[^|»]{{1,30}}){{0,3}})\s*$"
     learned = re.escape(shared)
     if any(t.strip() != shared for t in tails):  # a word before the shared tail varies (the section)
         learned = rf"(?:\s*[{seps}]\s*[^\s{seps}]{{1,30}})?\s*{learned}"
     else:
         learned = rf"\s*{learned}"
-    return rf"^\s*(.+?)(?:{learned}|(?:\s+[|»]\s+[^|»]{{1,30}}){{0,3}})\s*$"
+    return rf"^\s*{lead}(.+?)(?:{learned}|(?:\s+[|»]\s+[^|»]{{1,30}}){{0,3}})\s*$"
 
 
 def _meta(prop: str, post: str = "") -> Rule:
@@ -71,6 +81,10 @@ ANCHORS: dict[str, tuple[Rule, ...]] = {
     "author": (Rule(kind="jsonld", selector="author"), _meta("author"), _meta("article:author")),
     "image": (Rule(kind="jsonld", selector="image"), _meta("og:image"), _meta("twitter:image")),
 }
+
+
+# the last resort of a title chain: the page's <title>, its site affix learned at authoring (else ' | Site')
+PAGE_TITLE = Rule(kind="css", selector="title", take="text", post=SITE_SUFFIX)
 
 
 def check_key(key: str) -> None:
@@ -108,6 +122,12 @@ def jsonld_articles(doc) -> list[dict]:
     _cache.insert(0, (doc, items))
     del _cache[4:]
     return items
+
+
+def jsonld_read(doc) -> bool:
+    """Whether this page's JSON-LD was read already (a rule or an anchor asked): then asking again is free."""
+    cache = getattr(_local, "cache", None) or []
+    return any(cached is doc for cached, _ in cache)
 
 
 def _walk(data, depth: int):

@@ -81,6 +81,8 @@ def propose_repair(profile: Profile, name: str, failing: list[tuple[str, str]]) 
                 got = ""
             values.append((url, got))
         fixed = sum(1 for _, v in values if v and not (expect.problems(v) if expect else []))
+        if _same_everywhere(name, [v for _, v in values]):
+            fixed = 0  # a logo, a site name, a boilerplate block: not this page's value
         if fixed and (best is None or fixed > best.fixed):
             best = Repair(name, rule, source, fixed, len(failing), before, values)
     if best is not None and name == "body" and best.rule.kind == "css":
@@ -88,15 +90,21 @@ def propose_repair(profile: Profile, name: str, failing: list[tuple[str, str]]) 
     return best
 
 
+def _same_everywhere(name: str, values: list[str]) -> bool:
+    """One value on every failing page (2+) for a field that differs from article to article."""
+    got = [v for v in values if v]
+    return name in ("title", "summary", "image", "body") and len(got) >= 2 and len(set(got)) == 1
+
+
 def _body_removes(rule: Rule, pages_html: list[str]) -> tuple:
     """Remove rules inside the repaired body container, as induction learns them (the first failing page is
     the example, the others its siblings)."""
     from .candidates import _Pages, _Target
-    from .induce import _refine_body
+    from .induce_body import refine
 
     pages = _Pages()
     docs = [pages.doc(h) for h in pages_html]
-    found = pages.select("css", rule.selector, docs[0])
+    found = pages.select(rule.kind, rule.selector, docs[0])
     if not found:
         return ()
-    return tuple(_refine_body(pages, rule, _Target(docs[0], found[0]), docs[1:], []))
+    return tuple(refine(pages, rule, _Target(docs[0], found[0]), docs[1:], []))

@@ -112,6 +112,18 @@ def induce(examples: Sequence[Example], negatives: Sequence[Example] = (), field
         total = cost + penalty
         ranked.append((total, Rule(kind="css", selector=css, take=take, required=required,
                                    score=round(1.0 / (1.0 + total), 4), note=note)))
+    if single and field not in LINK_FIELDS and field != "body":
+        # layouts without classes: paths from stable ancestors, at a surcharge (a body pick is widened at Save)
+        from .induce import STRUCTURAL_COST
+        from .structural import structural_candidates
+
+        for kind, path, cost in structural_candidates(targets[0].el, field):
+            verdict = _judge(pages, kind, path, targets, rejects, single)
+            if verdict is not None:
+                total = cost + STRUCTURAL_COST + verdict[0]
+                ranked.append((total, Rule(kind=kind, selector=path, take=take, required=required,
+                                           score=round(1.0 / (1.0 + total), 4),
+                                           note=f"structural path (no class or id to hold on to; fragile); {verdict[1]}")))
     ranked.sort(key=lambda x: (x[0], len(x[1].selector)))
     rules = [r for _, r in ranked[:MAX_RULES]]
     if not rules:

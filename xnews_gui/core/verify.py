@@ -11,7 +11,7 @@ RAPTURE / DataProG idea). Every extracted value is checked against it; a
 from __future__ import annotations
 
 import re
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 WINDOW = 30  # pages per field that decide whether it is degraded
@@ -160,6 +160,19 @@ class Verifier:
     def degraded(self) -> dict[str, list[str]]:
         """Degraded field -> the URLs that failed in its recent window."""
         return {name: [u for u, _ in h.failing] for name, h in self.fields.items() if h.degraded}
+
+    def why(self) -> dict[str, str]:
+        """Degraded field -> what its failing values most often have wrong ("covers 12% of the article's text")."""
+        out = {}
+        for name, health in self.fields.items():
+            if not health.degraded:
+                continue
+            first = [p[0] for _, p in health.failing if p]
+            kinds = Counter(re.sub(r"\d+", "N", p) for p in first)
+            if kinds:
+                common = kinds.most_common(1)[0][0]
+                out[name] = next(p for p in first if re.sub(r"\d+", "N", p) == common)
+        return out
 
     def summary(self) -> dict:
         return {name: {"checked": len(h.recent), "failed": len(h.failing), "degraded": h.degraded,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..core.encoding import FetchedHtml
-from ..core.extract import extract
+from ..core.extract import extract, needs_render
 from ..core.html_text import parse_fetched, parse_page
 from ..core.links import follow
 from ..core.profile import Profile
@@ -93,8 +93,14 @@ class PageParser:
         """``text``: the page's text or its ``FetchedHtml``; ``utf8``: ``decode_html_utf8``'s bytes
         (exactly ``text``'s UTF-8, no control character)."""
         article = extract(text, url, self.profile, utf8=utf8)
-        if not article.ok and self.profile.render is not None:
-            article = self.rendered(text.text if isinstance(text, FetchedHtml) else text, url) or article
+        if self.profile.render is not None:
+            failed = needs_render(self.profile, article)  # a fallback may have made the article ok
+            if not article.ok or failed:
+                rendered = self.rendered(text.text if isinstance(text, FetchedHtml) else text, url)
+                if rendered is not None:
+                    article = rendered
+                elif failed and article.ok:  # what the raw HTML gave is not the marked field: never stored as it
+                    article.errors += [f"{f}: needs JavaScript and the page could not be rendered" for f in failed]
         if article.ok:
             try:
                 article.url = canonical(url)

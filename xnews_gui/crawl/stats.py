@@ -52,6 +52,7 @@ class CrawlStats:
             errors = dict(self.errors_by_kind)
             filled = dict(self.filled)
             degraded = self.verifier.degraded()
+            why = self.verifier.why()
             checked = {f: len(h.recent) for f, h in self.verifier.fields.items() if f in degraded}
         elapsed = max(1e-9, time.monotonic() - self.started)
         pages = c.get("pages", 0)
@@ -84,6 +85,7 @@ class CrawlStats:
             "fallbacks": c.get("fallbacks", 0),  # articles with a field from outside its rules ("body: fallback")
             "degraded_fields": degraded,  # field -> its failing URLs in the window (at most core.verify.WINDOW)
             "degraded_counts": {f: [len(urls), checked[f]] for f, urls in degraded.items()},  # [failed, of the last N]
+            "degraded_why": why,  # field -> what its failing values most often have wrong
         }
         snap.update(extra)
         return snap

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSizePolicy, QSplitter,
+    QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSizePolicy, QSplitter,
     QVBoxLayout, QWidget,
 )
 
 from ..core.profile import Profile, ProfileError
-from ..paths import BUNDLED_PROFILES
-from ..services.profiles import read_profile_file
 from ..store import Store
 from . import store_ops
 from .crawl_schedule import mark_scheduled, schedule_texts
@@ -23,12 +20,14 @@ from .inspector import Inspector
 from .inspector import start_page
 from .inspector.repair_bar import degraded_from_last_run
 from .profile_history import ProfileHistory
+from .sites_files import ProfileFiles
+from .unsaved_guard import UnsavedGuard
 
 
 DEMO_PRACTICE = "tin-nhanh"  # the demo site's name: a profile built on it while trying the steps
 
 
-class SitesView(QWidget):
+class SitesView(ProfileFiles, QWidget):
     """Build, open, save and export site profiles. The database is already open.
 
     ``demo`` is the in-process demo site (the Crawl tab's, so that one server runs); a view
@@ -78,6 +77,7 @@ class SitesView(QWidget):
         self.save_button.setShortcut("Ctrl+S")
         self.save_button.clicked.connect(self.save_clicked)
         self.confirm_box: QMessageBox | None = None  # the open question before saving, if any
+        self.guard = UnsavedGuard(self)  # the profile as opened or saved: asks before unsaved edits are dropped
         self._save_after_coverage = False
         self.export_button = QPushButton("Export JSON\u2026", self)
         self.export_button.clicked.connect(self.export_dialog)
@@ -194,10 +194,37 @@ class SitesView(QWidget):
         if self.name_edit.text().strip() == name and self.inspector.profile() is not None:
             self.inspector.set_degraded(degraded_from_last_run(self.store, name))  # the repair, for the open draft
             self.load_url(url)  # the profile is open already: keep its draft
-        elif self.open_profile(name, url) is None:
+        elif self.open_profile(name, url) is None and self.guard.box is None:
             self.load_url(url)
 
+    def unsaved(self) -> bool:
+        """The profile in the inspector has edits that were not saved (a pick, a hand edit, a learned rule)."""
+        return self.guard.unsaved(self.current_profile())
+
     def open_profile(self, name: str, url: str = "") -> Profile | None:
+        """Open a stored profile in the inspector; with unsaved edits, ask first (None while asking)."""
+        current = self.current_profile()
+        if self.unsaved() and not (current.name == name and not url):
+            self.guard.ask(current.name, name, lambda: self._open(name, url), lambda: self._kept(current.name, name))
+            return None
+        return self._open(name, url)
+
+    def _kept(self, current: str, other: str) -> None:
+        self._message(f"Still editing {current!r}; {other!r} was not opened.")
+        self._select_in_list(current)
+
+    def _select_in_list(self, name: str) -> None:
+        matches = self.profiles.findItems(name, Qt.MatchFlag.MatchExactly)
+        self._refreshing = True
+        try:
+            if matches:
+                self.profiles.setCurrentItem(matches[0])
+            else:
+                self.profiles.clearSelection()
+        finally:
+            self._refreshing = False
+
+    def _open(self, name: str, url: str = "") -> Profile | None:
         # the demo profile points at the demo site, started here (on another port when 8765 is taken)
         profile = self.demo.profile() if name == DEMO_PROFILE else self.store.load_profile(name)
         if profile is None:
@@ -205,6 +232,7 @@ class SitesView(QWidget):
             return None
         self.name_edit.setText(profile.name)
         self.inspector.set_profile(profile)
+        self.guard.mark_clean(self.current_profile())
         self.inspector.set_degraded(degraded_from_last_run(self.store, name))  # a repair is proposed for them
         if url or profile.start_urls:
             self.inspector.load_url(url or profile.start_urls[0])
@@ -283,60 +311,17 @@ class SitesView(QWidget):
         if profile is None:
             return False
         def saved(_) -> None:
+            if self.current_profile() is not None and self.current_profile().name == profile.name:
+                self.guard.mark_clean(profile)
             self.refresh(select=profile.name)  # the sidebar shows the profile just saved
             self._message(f"Saved profile {profile.name!r}.")
+            if self.name_edit.hasFocus() or self.save_button.hasFocus():
+                self.inspector.view.setFocus()  # back to the page: the arrow keys widen and narrow picks again
             self.profileSaved.emit(profile.name)
 
         store_ops.write(self.store.save_profile, profile, reason=reason, owner=self, on_done=saved,
                         on_error=lambda message: self._message(f"Could not save {profile.name!r}: {message}",
                                                                error=True))
-        return True
-
-    def export_profile(self, path: Path) -> bool:
-        profile = self._valid_profile()
-        if profile is None:
-            return False
-        path = Path(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(profile.to_json(), encoding="utf-8")
-        except OSError as exc:
-            self._message(f"Could not write {path}: {exc.strerror or exc}", error=True)
-            return False
-        self._message(f"Exported to {path}.")
-        return True
-
-    def export_dialog(self) -> None:
-        profile = self._valid_profile()
-        if profile is None:
-            return
-        default = str(BUNDLED_PROFILES / f"{profile.name}.json")
-        path, _ = QFileDialog.getSaveFileName(self, "Export profile", default, "Profile JSON (*.json)")
-        if path:
-            self.export_profile(Path(path))
-
-    def import_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import profile", str(BUNDLED_PROFILES), "Profile JSON (*.json)")
-        if path:
-            self.import_profile(Path(path))
-
-    def import_profile(self, path: Path) -> bool:
-        """Store the profile of a JSON file (in the background; a version "imported from file ...")."""
-        try:
-            profile = read_profile_file(path)
-        except (ValueError, OSError) as exc:  # ProfileError and FileRefused are ValueErrors
-            self._message(f"Not imported: {exc}", error=True)
-            return False
-        replaced = profile.name in self.store.profile_names()
-
-        def saved(_) -> None:
-            self._follow_store(profile.name)
-            self._message(f"Imported {profile.name!r} from {Path(path).name}"
-                          + (" (it replaces the stored one; History keeps that)." if replaced else "."))
-            self.profileSaved.emit(profile.name)
-
-        store_ops.write(self.store.save_profile, profile, reason=f"imported from file {Path(path).name}", owner=self,
-                        on_done=saved, on_error=lambda message: self._message(f"Could not import: {message}", error=True))
         return True
 
     def shutdown(self) -> None:

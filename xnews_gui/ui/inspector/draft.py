@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
 from urllib.parse import urlsplit
 
-from ...core.extract import extract
+from ...core.alternatives import place
+from ...core.chain import FieldChain
 from ...core.profile import FIELDS, LinkRule, Profile
-from ...core.rules import Rule, RuleError, css_to_xpath, parse_html
-from ...core.links import page_links
-from ...core.selectors import induce, induce_links
+from ...core.rules import Rule, RuleError, css_to_xpath, element_text, parse_html
+from ...core.selectors import induce, induce_links, locate
 from ...core.urls import absolute, in_scope
 
 # (key, toolbar label); "articles" and "sections"/"next" become the profile's link rules
@@ -33,19 +32,36 @@ class PickJob:
     generation: int
     positives: tuple  # ((html, xpath), ...)
     negatives: tuple
-    mode: str = "rule"  # "rule" | "remove-add" | "remove-refine"
+    mode: str = "rule"  # "rule" | "alternative" (a click on another page of a field with rules) | "remove-add" | "remove-refine"
     added: tuple = ()  # the click this job is for: (url, html, xpath)
     negative: bool = False
+    rules: tuple = ()  # "alternative": the field's rules at the snapshot, tried in this order
+    anchors: tuple = ()  # ... and its metadata anchors
+    pages: tuple = ()  # ... and every clicked page of the field: ((html, url, the clicked value), ...)
 
 
 def induce_job(job: PickJob) -> list:
     """The ranked candidates for the job's key (runs in a worker; no draft is touched)."""
+    if job.mode == "alternative":  # this page's own rule: the others stay for their pages
+        return induce(list(job.positives), field=job.key)
     if job.key == "articles":
         return induce_links(job.positives, job.negatives)
     if job.key == "sections":  # a menu: a bare "a" catches every link of the page, never what was meant
         rules = induce(list(job.positives), list(job.negatives), field="lists")
         return [r for r in rules if not re.fullmatch(r"[a-z]+", r.selector)] or rules
     return induce(list(job.positives), list(job.negatives), field=job.key)
+
+
+def clicked_value(key: str, html: str, xpath: str) -> str:
+    """What a click says the field is on its page: the clicked element's text ("" if it is gone)."""
+    el = locate(parse_html(html), xpath)
+    return element_text(el) if el is not None else ""
+
+
+def alternative_order(job: PickJob, candidates: list) -> list[Rule]:
+    """The field's rules with the new click's rule where every clicked page gets its own value (a worker
+    calls it; ``Draft.apply_induced`` does when it is not given)."""
+    return place(job.key, list(job.rules), candidates[0], list(job.pages), job.anchors)[0]
 
 
 @dataclass
@@ -97,8 +113,21 @@ class Draft:
                            tuple((h, x) for _, h, x in self.negatives["remove"]), "remove-refine", click, True)
         if not self.examples.get(key):
             return None
+        if key in FIELDS and not negative and self.profile.fields.get(key) is not None and len(pairs) > 1:
+            # a click on another page of a field that has rules: an alternative for that page's layout
+            return PickJob(key, self._bump(key), ((html, xpath),), (), "alternative", click,
+                           rules=tuple(self._rules_of(key)), anchors=self._anchors_of(key),
+                           pages=tuple((h, u, clicked_value(key, h, x)) for u, h, x in pairs))
         return PickJob(key, self._bump(key), tuple((h, x) for _, h, x in self.examples[key]),
                        tuple((h, x) for _, h, x in self.negatives.get(key, [])), added=click, negative=negative)
+
+    def _rules_of(self, key: str) -> list[Rule]:
+        first, chain = self.profile.fields.get(key), self.profile.chains.get(key)
+        return ([first] if first else []) + list(chain.fallbacks if chain else ())
+
+    def _anchors_of(self, key: str) -> tuple:
+        chain = self.profile.chains.get(key)
+        return chain.anchors if chain else ()
 
     def forget(self, job: PickJob) -> None:
         """Drop the click a job was made for (its induction failed)."""
@@ -106,14 +135,21 @@ class Draft:
         if job.added in pairs:
             pairs.remove(job.added)
 
-    def apply_induced(self, job: PickJob, candidates: list) -> list[Rule] | None:
-        """Put the best candidate in; the candidates as rules, or None when the job is stale."""
+    def apply_induced(self, job: PickJob, candidates: list, order: list | None = None) -> list[Rule] | None:
+        """Put the best candidate in; the candidates as rules, or None when the job is stale. An
+        "alternative" goes into the field's chain in ``order`` (``alternative_order``: computed here if not
+        given)."""
         if job.mode != "remove-add" and self.generations.get(job.key, 0) != job.generation:
             return None  # the key changed since (a newer pick or a hand edit): that one wins
         if job.key == "articles":
             if candidates:
                 self.profile = self.profile.with_(articles=candidates[0])
             return [r.as_rule().with_(note=_link_note(r)) for r in candidates]
+        if candidates and job.mode == "alternative":
+            order = order if order is not None else alternative_order(job, candidates)
+            self._put_chain(job.key, order, job.anchors)
+            self.picked.add(job.key)
+            return candidates
         if candidates:
             if job.mode == "remove-add":
                 self.profile = self.profile.with_(remove=self.profile.remove + (candidates[0],))
@@ -125,6 +161,14 @@ class Draft:
                 if job.key in FIELDS:
                     self.picked.add(job.key)
         return candidates
+
+    def _put_chain(self, key: str, rules: list[Rule], anchors: tuple) -> None:
+        """The field's rules as a chain (what it looks like is learned again at Save, from all of them)."""
+        old = self.profile.chains.get(key)
+        first = rules[0].with_(required=key in ("title", "body"))
+        chain = FieldChain(fallbacks=tuple(r.with_(required=False) for r in rules[1:]), anchors=anchors,
+                           fingerprint=old.fingerprint if old else None)
+        self.profile = self.profile.with_field(key, first, chain)
 
     def _bump(self, key: str) -> int:
         self.generations[key] = self.generations.get(key, 0) + 1
@@ -302,55 +346,3 @@ def _values(rule: Rule, doc, html: str) -> list[str]:
 def short(text: str, limit: int = 90) -> str:
     text = re.sub(r"\s+", " ", text or "").strip()
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
-
-
-# --- the multi-page preview ---------------------------------------------------------
-PREVIEW_FIELDS = FIELDS
-
-
-@dataclass(frozen=True)
-class PreviewCell:
-    value: str
-    state: str  # ok | empty | multiple | error | fails (a value that does not fit the field's content profile)
-    problems: tuple = ()  # why it fails verification (Article.checks)
-
-
-@dataclass(frozen=True)
-class PreviewRow:
-    url: str
-    cells: dict  # field -> PreviewCell
-    error: str = ""
-
-
-def preview_row(profile: Profile, url: str, html: str) -> PreviewRow:
-    article = extract(html, url, profile)
-    cells = {}
-    for name in PREVIEW_FIELDS:
-        if name not in profile.fields:
-            continue
-        value = article.value(name)
-        failed = any(e.startswith(f"{name}:") and "required" not in e for e in article.errors)
-        problems = tuple(p for p in article.checks.get(name) or () if p != "empty")
-        state = ("error" if failed else "empty" if not value else "fails" if problems
-                 else "multiple" if name in article.multiple else "ok")
-        cells[name] = PreviewCell(short(value, 70), state, problems)
-    return PreviewRow(url, cells)
-
-
-def build_preview(profile: Profile, list_url: str, fetch: Callable[[str], str],
-                  aborted: Callable[[], bool] = lambda: False, limit: int = 4) -> tuple[list[PreviewRow], int]:
-    """Fetch the list page, then up to ``limit`` of its article pages, and extract each (runs in a
-    worker). Returns the rows and how many article links the crawl would follow from the list page."""
-    list_html = fetch(list_url)
-    links = page_links(profile, list_html, list_url)[0]
-    rows = []
-    for url in links[:limit]:
-        if aborted():
-            break
-        try:
-            html = fetch(url)
-        except Exception as exc:  # one bad page must not hide the others
-            rows.append(PreviewRow(url, {}, f"{type(exc).__name__}: {exc}"))
-            continue
-        rows.append(preview_row(profile, url, html))
-    return rows, len(links)

@@ -28,6 +28,7 @@ class PageCache:
             limits = limits or crawl.limits
         self.user_agent = user_agent
         self._pages: dict[str, str] = {}
+        self._files: dict[str, bytes] = {}
         self._lock = threading.Lock()
         self._fetcher = Fetcher(user_agent, limits)
         self._in_flight = 0
@@ -59,16 +60,46 @@ class PageCache:
             if last:
                 self._close_fetcher()
 
+    def fetch_file(self, url: str) -> bytes:
+        """Any file (a sitemap), as the crawler fetches it; cached like pages. Raises ``PageError``."""
+        from ...crawl.fetcher import FetchError
+        from ...services.pages import PageError
+
+        key = "file:" + url
+        with self._lock:
+            cached = self._files.get(key)
+            if cached is not None:
+                return cached
+            if self._closing:
+                raise RuntimeError("the inspector is closed")
+            self._in_flight += 1
+        try:
+            try:
+                body = self._fetcher.get(url, accept="any").body
+            except FetchError as exc:
+                raise PageError(f"cannot fetch {url}: {exc}") from None
+            with self._lock:
+                self._files[key] = body
+            return body
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+                last = self._closing and self._in_flight == 0
+            if last:
+                self._close_fetcher()
+
     def use_cookies(self, jar) -> None:
         """Fetch with these cookies (``crawl.cookies.CookieFile``: the login made in the inspector's
         browser) from now on; pages fetched without them are forgotten."""
         with self._lock:
             self._fetcher.cookies = jar
             self._pages.clear()
+            self._files.clear()
 
     def clear(self) -> None:
         with self._lock:
             self._pages.clear()
+            self._files.clear()
 
     def close(self) -> None:
         """Close the connections now, or after the last fetch still running (never under it,

@@ -214,7 +214,7 @@ class Inspector(PickMode, QWidget):
         xpath = rule_xpath(rule) if rule is not None else ""
         self._shown = (url, xpath)  # tinted when the picker is ready on that page (now too, if it is shown)
         if url == self.browser.url():
-            run_picker(self.view.page(), f"highlight({json.dumps(xpath)})")
+            run_picker(self.view.page(), f"reveal({json.dumps(xpath)})")  # tinted and scrolled into view
         else:
             self.load_url(url)
 
@@ -273,7 +273,11 @@ class Inspector(PickMode, QWidget):
         revision, url, checks, suggestions, fetch_error = result
         if revision != self._revision or url != self.browser.url():
             return  # checks of older rules or of another page
-        self.panel.set_checks(checks, rendered=self.draft is not None and self.draft.profile.render is not None)
+        profile = self.profile()
+        body = profile.chains.get("body") if profile is not None else None
+        joined = frozenset({"body"}) if body is not None and body.expect is not None and body.expect.per_page != 1 \
+            else frozenset()  # the blocks of a split story: all of them, joined
+        self.panel.set_checks(checks, rendered=profile is not None and profile.render is not None, joined=joined)
         self.reach_bar.offer_render(self.draft, checks)
         self.reach_bar.look(self.profile(), url)  # after the checks: the page's raw HTML is in the cache
         self._suggestions = suggestions
@@ -339,7 +343,7 @@ class Inspector(PickMode, QWidget):
     def _start_preview(self) -> None:
         profile = self.profile()
         list_url = (self.draft.list_url if self.draft else "") or (profile.start_urls[0] if profile and profile.start_urls else "")
-        self.preview.refresh(profile, list_url, self.cache.fetch, self.pool)
+        self.preview.refresh(profile, list_url, self.cache.fetch, self.pool, self.cache.fetch_file)
 
     # --- page events ---------------------------------------------------------------------
     @Slot(bool)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QMessageBox
 
 from .. import workers
-from .site_rules import learn, merge, site_job
+from .draft import label_for, short
+from .site_rules import keep_picked, learn, merge, site_job
 
 
 def _learn_job(draft, job):
@@ -17,6 +19,7 @@ class SiteLearning(QObject):
     learning failed: the picked rules are kept and saved). ``notes`` are the last learning's notes."""
 
     learned = Signal(list)  # the notes shown to the person
+    asking = Signal(object)  # the question (a QMessageBox) when learning would change values that were good
 
     def __init__(self, inspector):
         super().__init__(inspector)
@@ -24,6 +27,7 @@ class SiteLearning(QObject):
         self.notes: list[str] = []
         self._then = None
         self._job = None
+        self.question: QMessageBox | None = None
 
     @property
     def busy(self) -> bool:
@@ -49,11 +53,18 @@ class SiteLearning(QObject):
 
     @Slot(object)
     def _learned(self, result) -> None:
-        draft, job, profile, notes = result
+        draft, job, profile, notes, changed = result
         ins = self.inspector
         if draft is not ins.draft or job is not self._job:
             self._job = self._then = None
             return  # another profile is open now
+        if changed:  # a rule that worked would give other values: the person decides
+            self._ask(draft, job, profile, notes, changed)
+            return
+        self._apply(draft, job, profile, notes)
+
+    def _apply(self, draft, job, profile, notes) -> None:
+        ins = self.inspector
         done = merge(draft, job, profile)
         self.notes = notes
         pages = len(job.siblings)
@@ -62,6 +73,35 @@ class SiteLearning(QObject):
         self.learned.emit(notes)
         if done:
             ins.rules_replaced()
+        self._finish()
+
+    def _ask(self, draft, job, profile, notes, changed) -> None:
+        lines = [f"\u2022 {label_for(c.field)} on {c.url.rsplit('/', 1)[-1] or c.url}:\n    before: "
+                 f"{short(c.before, 90)}\n    after:  {short(c.after, 90) or '(empty)'}" for c in changed[:6]]
+        more = f"\n\u2026 and {len(changed) - 6} more" if len(changed) > 6 else ""
+        box = QMessageBox(QMessageBox.Icon.Question, "Save profile",
+                          f"The rules learned from the site give other values on {len(changed)} page"
+                          f"{'s' if len(changed) != 1 else ''} where the rules gave good ones:\n\n"
+                          + "\n".join(lines) + more + "\n\nUse the learned rules, or keep the rules as they are?",
+                          parent=self.inspector)
+        use = box.addButton("Use the learned rules", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Keep the rules as they are", QMessageBox.ButtonRole.RejectRole)
+        box.finished.connect(lambda _code: self._answered(box, box.clickedButton() is use, draft, job, profile, notes))
+        self.question = box
+        self.asking.emit(box)
+        box.open()  # not exec(): the app goes on while the question waits
+
+    def _answered(self, box, use: bool, draft, job, profile, notes) -> None:
+        self.question = None
+        box.deleteLater()
+        if draft is not self.inspector.draft or job is not self._job:
+            self._job = self._then = None
+            return
+        if use:
+            self._apply(draft, job, profile, notes)
+            return
+        keep_picked(draft, job)
+        self.inspector.say("Kept the rules as they were: the values that worked stay as they were.")
         self._finish()
 
     @Slot(str)

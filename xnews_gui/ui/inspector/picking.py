@@ -5,6 +5,7 @@ as it is then (a mixin of ``Inspector``: it uses the inspector's draft, view, po
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QTimer, Slot
@@ -14,25 +15,47 @@ from ...core.rules import RuleError, css_to_xpath
 from .. import workers
 from . import start_page
 from .bridge import PickedElement, run_picker
-from .draft import Draft, PickJob, induce_job, label_for
+from .draft import Draft, PickJob, alternative_order, induce_job, label_for
 
 
 def _pick_job(draft: Draft, job: PickJob):
-    """(draft, job, candidates, error): the draft only rides along, the GUI thread applies the result."""
+    """(draft, job, candidates, order, error): the draft only rides along, the GUI thread applies the result.
+    ``order``: for a click on another page of a field with rules, the chain with the new rule in it."""
     try:
-        return draft, job, induce_job(job), ""
+        candidates = induce_job(job)
+        order = alternative_order(job, candidates) if job.mode == "alternative" and candidates else None
+        return draft, job, candidates, order, ""
     except ValueError as exc:  # the clicked element is not in the DOM as lxml reads it
-        return draft, job, [], f"{type(exc).__name__}: {exc}"
+        return draft, job, [], None, f"{type(exc).__name__}: {exc}"
+
+
+_ROWS = re.compile(r"(\btable(?:\[[^\]]*\])*)/tr\b")
 
 
 def rule_xpath(rule) -> str:
-    """The XPath the page's tinting evaluates for a css/xpath rule ("" for other kinds)."""
+    """The XPath the page's tinting evaluates for a css/xpath rule ("" for other kinds). A rule's
+    ``table/tr`` step (the raw HTML has no ``tbody``) also finds the rows the browser put in one."""
     if rule.kind not in ("css", "xpath"):
         return ""
     try:
-        return css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
+        path = css_to_xpath(rule.selector) if rule.kind == "css" else rule.selector
     except RuleError:
         return ""
+    if rule.kind == "xpath" and "|" not in path:
+        browser = _ROWS.sub(r"\1/tbody/tr", path)
+        if browser != path:
+            path = f"{path} | {browser}"
+    return path
+
+
+def _alternative_said(label: str, job: PickJob, order, rule, chain_length: int) -> str:
+    if order is None or len(order) == len(job.rules):
+        return (f"{label}: the rules already give this page what you clicked; nothing added. The chain has "
+                f"{chain_length} rules.")
+    where = "first (a rule before it gave this page something else)" if order[0] is not job.rules[0] and \
+        order[0].selector == rule.selector else "after the others"
+    return (f"{label}: added an alternative rule for this page's layout, tried {where}: {rule.selector}. The chain "
+            f"has {chain_length} rules (the first whole value wins); Save learns them again from the site.")
 
 
 class PickMode:
@@ -84,8 +107,8 @@ class PickMode:
         if start_page.is_start_url(url):
             return  # nothing to pick on the start page: its links stay links
         self._arm_picker()
-        if self._shown[0] == url and self._shown[1]:  # a proposed repair shown on this page: its matches tinted
-            run_picker(self.view.page(), f"highlight({json.dumps(self._shown[1])})")
+        if self._shown[0] == url and self._shown[1]:  # a proposed repair shown on this page: its matches tinted,
+            run_picker(self.view.page(), f"reveal({json.dumps(self._shown[1])})")  # the first one in view
         self.pickerReady.emit(url)
 
     @Slot(str)
@@ -134,19 +157,21 @@ class PickMode:
 
     @Slot(object)
     def _induced(self, result) -> None:
-        draft, job, candidates, error = result
+        draft, job, candidates, order, error = result
         if draft is not self.draft:
             return  # another profile is open now
         if error:
             draft.forget(job)  # a click that cannot be used must not spoil the next ones
             self._pick_error(error)
             return
-        rules = draft.apply_induced(job, candidates)
+        rules = draft.apply_induced(job, candidates, order)
         if rules is None:
             return  # a newer pick or a hand edit of this key came meanwhile; it wins
         key = job.key
         if not rules:
             self._say(f"No rule for {label_for(key)} fits these clicks; click another element.")
+        elif job.mode == "alternative":
+            self._say(_alternative_said(label_for(key), job, order, rules[0], len(draft.profile.rules_for(key))))
         else:
             best = rules[0]
             self._say(f"{label_for(key)}: {best.selector}  \u2014 {best.note}"

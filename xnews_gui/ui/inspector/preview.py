@@ -1,4 +1,5 @@
-"""The live multi-page preview: rows = article pages, columns = fields, cells = value + state."""
+"""The live multi-page preview: rows = article pages sampled over the site (list page, sections and next
+pages, sitemap), columns = fields, cells = value + state; pages grouped by layout, each layout's fill said."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWid
 
 from ...core.profile import FIELDS
 from .. import workers
-from .draft import PreviewRow, build_preview
+from .draft import label_for
+from .sample import PreviewRow, build_preview, fully_extracted, layout_fill
 
-PREVIEW_PAGES = 4
+PREVIEW_PAGES = 8
 HINT = "Preview: pick the article links on a list page to test the rules on other articles."
 
 
-def _preview_job(fetch, profile, list_url, worker=None):
+def _preview_job(fetch, fetch_file, profile, list_url, worker=None):
     aborted = (lambda: worker.aborted) if worker is not None else (lambda: False)
-    return profile, build_preview(profile, list_url, fetch, aborted, PREVIEW_PAGES)
+    return profile, build_preview(profile, list_url, fetch, aborted, PREVIEW_PAGES, fetch_file)
 
 _STATE_COLORS = {"ok": QColor("#e6f4ea"), "empty": QColor("#fce8e6"), "multiple": QColor("#fef7e0"),
                  "error": QColor("#fce8e6"), "fails": QColor("#fce8e6")}
@@ -60,9 +62,12 @@ class PreviewModel(QAbstractTableModel):
         row = self._rows[index.row()]
         if index.column() == 0:
             if role == Qt.ItemDataRole.DisplayRole:
-                return row.url.rsplit("/", 1)[-1] or row.url
+                page = row.url.rsplit("/", 1)[-1] or row.url
+                return f"{row.layout} \u00b7 {page}" if row.layout else page
             if role == Qt.ItemDataRole.ToolTipRole:
-                return row.url + (f"\n{row.error}" if row.error else "")
+                where = f"\nlayout {row.layout}" if row.layout else ""
+                where += f", found on {row.source}" if row.source else ""
+                return row.url + where + (f"\n{row.error}" if row.error else "")
             if role == Qt.ItemDataRole.BackgroundRole and row.error:
                 return QBrush(_STATE_COLORS["error"])
             return None
@@ -71,6 +76,8 @@ class PreviewModel(QAbstractTableModel):
         if cell is None:
             return ("\u2717 " + row.error[:60]) if role == Qt.ItemDataRole.DisplayRole and row.error else None
         if role == Qt.ItemDataRole.DisplayRole:
+            if cell.state == "fails" and cell.problems:  # why first: the cell is narrow
+                return f"{_STATE_MARK['fails']} {_brief(cell.problems[0])} \u00b7 {cell.value}"
             return f"{_STATE_MARK[cell.state]} {cell.value}" if cell.state in ("ok", "fails") else (
                 f"{_STATE_MARK[cell.state]}" + (f": {cell.value}" if cell.value else ""))
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -124,7 +131,7 @@ class PreviewPane(QWidget):
         self.model.set_rows([], [])
         self.set_status(HINT)
 
-    def refresh(self, profile, list_url: str, fetch, pool) -> None:
+    def refresh(self, profile, list_url: str, fetch, pool, fetch_file=None) -> None:
         if self._worker:
             self._worker.abort()
             self._worker = None
@@ -133,8 +140,9 @@ class PreviewPane(QWidget):
             self.model.set_rows([], [])
             self.set_status(HINT)
             return
-        self.set_status(f"Preview: fetching up to {PREVIEW_PAGES} articles linked from {list_url} \u2026")
-        worker = workers.Worker(_preview_job, fetch, profile, list_url)
+        self.set_status(f"Preview: fetching up to {PREVIEW_PAGES} articles from {list_url}, its sections and "
+                        "next pages and the sitemap \u2026")
+        worker = workers.Worker(_preview_job, fetch, fetch_file, profile, list_url)
         worker.signals.result.connect(self._previewed)
         worker.signals.error.connect(self._failed)
         self._worker = workers.start(worker, pool)
@@ -155,17 +163,60 @@ class PreviewPane(QWidget):
         self._worker = None
         fields = list(profile.fields)
         self.model.set_rows(rows, fields)
-        ok = sum(1 for r in rows if r.cells and all(c.state == "ok" for c in r.cells.values()))
         if not rows:
             self.set_status("Preview: the article-link rule finds no article on the list page.")
         elif not fields:
             self.set_status(f"Preview: {_of(rows, links)}; now pick the Title, Body\u2026 on an article.")
         else:
-            self.set_status(f"Preview: {ok} of {len(rows)} article pages fully extracted ({_of(rows, links)}).")
+            self.set_status(f"Preview: {_fully(rows, profile)} ({_of(rows, links)})." + _layouts(rows, fields))
         self.updated.emit()
 
 
+def _brief(problem: str) -> str:
+    """The first problem, short enough for a cell: "covers 12%", "not the page's headline"."""
+    if problem.startswith("covers "):
+        return problem.split(" of ", 1)[0]
+    if "covers " in problem:
+        return "covers " + problem.split("covers ", 1)[1].split(" of ", 1)[0]
+    if problem.startswith("differs from the page's own headline"):
+        return "not the page's headline"
+    if problem.startswith("the same image"):
+        return "same on every page"
+    if problem.startswith("the image stands outside"):
+        return "outside the article"
+    return problem[:40]
+
+
+def _fully(rows, profile) -> str:
+    missing = [label_for(f) for f in ("title", "body") if f not in profile.fields]
+    if missing:
+        return f"no article page fully extracted: the profile has no {' and no '.join(missing)} rule yet"
+    ok = sum(1 for r in rows if fully_extracted(r, profile))
+    return f"{ok} of {len(rows)} article pages fully extracted"
+
+
+def _layouts(rows, fields) -> str:
+    """Each layout's fill: " Layout A (6 pages): every field ✓. Layout B (2 pages): body 0/2 ✗."."""
+    fills = layout_fill(rows, fields)
+    if not fills or (len(fills) == 1 and all(n == fills[0].pages for n in fills[0].ok.values())):
+        return ""  # one layout, every field filled: the count above says it all
+    parts = []
+    for fill in fills:
+        short = [f"{label_for(f).lower()} {n}/{fill.pages} \u2717" for f, n in fill.ok.items() if n < fill.pages]
+        parts.append(f"Layout {fill.layout} ({fill.pages} page{'s' if fill.pages != 1 else ''}): "
+                     + (", ".join(short) if short else "every field \u2713"))
+    return " " + ". ".join(parts) + "."
+
+
 def _of(rows, links: int) -> str:
-    """Why the grid has fewer rows than the rule has matches: a sample, of the links the crawl follows."""
-    return (f"{len(rows)} of the {links} article links the crawl follows from the list page" if links > len(rows)
-            else f"{links} article link{'s' if links != 1 else ''} on the list page")
+    """Why the grid has fewer rows than the rule has matches: a sample, of the links the crawl follows; and
+    where the sample comes from when it is not only the list page."""
+    sources = {r.source for r in rows if r.source}
+    if sources <= {"list page"}:
+        return (f"{len(rows)} of the {links} article links the crawl follows from the list page" if links > len(rows)
+                else f"{links} article link{'s' if links != 1 else ''} on the list page")
+    lists = len(sources - {"list page", "sitemap"})
+    where = ["the list page"] + ([f"{lists} section or next page{'s' if lists != 1 else ''}"] if lists else []) + \
+        (["the sitemap"] if "sitemap" in sources else [])
+    return (f"{len(rows)} pages from {', '.join(where[:-1])} and {where[-1]}; the list page links to "
+            f"{links} article{'s' if links != 1 else ''}")

@@ -80,8 +80,9 @@ class RulePanel(QWidget):
         self.table.setVisible(bool(rows))
         self._filling = False
 
-    def set_checks(self, checks: list[RuleCheck], rendered: bool = False) -> None:
-        """``rendered``: the profile is marked render (its crawls see the page as the browser does)."""
+    def set_checks(self, checks: list[RuleCheck], rendered: bool = False, joined: frozenset = frozenset()) -> None:
+        """``rendered``: the profile is marked render (its crawls see the page as the browser does);
+        ``joined``: keys whose every match is taken (a story split over blocks), not the first alone."""
         self._filling = True
         for check in checks:
             if check.key not in self._keys:
@@ -90,7 +91,8 @@ class RulePanel(QWidget):
             count, value = self.table.item(r, 4), self.table.item(r, 5)
             if count is None or value is None:
                 continue
-            single = not (check.key in ("articles", "sections") or check.key.startswith("remove:"))
+            single = not (check.key in ("articles", "sections") or check.key.startswith("remove:")
+                          or check.key in joined)
             if check.error:
                 count.setText("error")
                 count.setForeground(QBrush(BAD))

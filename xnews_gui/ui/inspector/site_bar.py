@@ -8,8 +8,8 @@ links", in orange when something looks wrong.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QWidget
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core.coverage import Coverage, check_coverage
 from ...core.profile import Profile
@@ -55,13 +55,24 @@ class SiteBar(QWidget):
         self.result = QLabel(self)
         # one line that never grows the bar (the page below must not move); the whole text in the tooltip
         self.result.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        layout = QHBoxLayout(self)
+        # what looks wrong, in full, wrapped on a line of its own: never cut at the window's edge
+        self.warning = QLabel(self)
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("color: #b06000; padding: 0 4px 2px 4px;")
+        self.warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.warning.hide()
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(label)
+        row.addWidget(self.start_edit, 3)
+        row.addWidget(self.use_button)
+        row.addWidget(self.coverage_button)
+        row.addWidget(self.result, 2)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
-        layout.addWidget(label)
-        layout.addWidget(self.start_edit, 3)
-        layout.addWidget(self.use_button)
-        layout.addWidget(self.coverage_button)
-        layout.addWidget(self.result, 2)
+        layout.setSpacing(1)
+        layout.addLayout(row)
+        layout.addWidget(self.warning)
 
     # --- the profile shown ------------------------------------------------------------------
     def show_profile(self, profile: Profile | None) -> None:
@@ -107,8 +118,10 @@ class SiteBar(QWidget):
         self._worker = None
         self.coverage, self._coverage_key = report, key
         warning = report.warning()
-        self._say(f"Coverage: {report.summary()}." + (f" \u26a0 {warning[0].upper()}{warning[1:]}." if warning else ""),
-                  warn=bool(warning))
+        self._say(f"Coverage: {report.summary()}." + (" \u26a0 see below" if warning else ""), warn=bool(warning))
+        self.result.setToolTip(f"Coverage: {report.summary()}." + (f"\n\u26a0 {warning}" if warning else ""))
+        self.warning.setText(f"\u26a0 {warning[0].upper()}{warning[1:]}." if warning else "")
+        self.warning.setVisible(bool(warning))
         self.coverageDone.emit(report)
 
     @Slot(str)
@@ -122,6 +135,8 @@ class SiteBar(QWidget):
             self._worker.abort()
             self._worker = None
         self.result.clear()
+        self.warning.clear()
+        self.warning.hide()
 
     def shutdown(self) -> None:
         if self._worker is not None:

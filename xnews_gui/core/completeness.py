@@ -1,0 +1,208 @@
+"""Is a value the whole field? Each one is checked against what the page holds independently of the rules.
+
+* Body: the story text standing beside the body's elements (their siblings, and their parent's, read
+  two levels down: cheap, on every page) and, only when that is a fair share, the page's main text from
+  the main-text extractor: a body holding under ``COVERED`` of it "covers 12% of the article's text".
+* Title: the page's own headline candidates (JSON-LD headline, og:title, twitter:title, ``<title>``):
+  where the page has some and none agrees with the title, the title is doubtful.
+
+``story_coverage`` and ``main_tokens`` serve induction too (a body rule is widened at Save when it covers
+too little of the clicked page's or a sibling's main text).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from lxml import etree
+
+from .maintext import main_text_html
+from .metadata import jsonld_read, jsonld_values
+from .rules import normalize_space
+from .verify import agreement
+
+COVERED = 0.7  # a body holding less of the article's main text is incomplete
+BESIDE = 0.25  # story text beside the body above this share of the two: the main text is asked
+_MIN_PARAGRAPH = 40  # characters of a paragraph that counts as story text
+_BUDGET = 400  # elements looked at beside a body, at most (bounded time on any page)
+_STORY_TAGS = {"p", "div", "section", "article", "td", "tr", "tbody", "table", "span", "font", "blockquote",
+               "center", "main", "dd", "dl"}
+_TOKEN = re.compile(r"\w+", re.U)
+_HEAD_TITLES = etree.XPath("meta[@property='og:title' or @name='og:title' or @name='twitter:title' or "
+                           "@property='twitter:title']/@content | title/text()")
+
+
+def tokens(text: str) -> Counter:
+    return Counter(t.lower() for t in _TOKEN.findall(text))
+
+
+def story_coverage(value: Counter, story: Counter) -> float:
+    """The share of the story's words that the value holds (1.0 when there is no story to hold)."""
+    total = sum(story.values())
+    if not total:
+        return 1.0
+    return sum((value & story).values()) / total
+
+
+def covers_message(share: float) -> str:
+    return f"covers {share:.0%} of the article's text"
+
+
+class PageStory:
+    """The page's main text, asked of the main-text extractor at most once per page and purpose (it is slow):
+    ``tokens()`` to judge how much of the article a body holds, ``html()`` to fill a body that has none."""
+
+    def __init__(self, page_text, url: str):
+        self.page_text = page_text  # () -> the page's HTML text
+        self.url = url
+        self._html: str | None = None
+        self._tokens: Counter | None = None
+
+    def html(self) -> str:
+        if self._html is None:
+            self._html = main_text_html(self.page_text(), self.url)
+        return self._html
+
+    def tokens(self) -> Counter:
+        """The words of the page's whole main text (the extractor's recall mode: what a body should hold)."""
+        if self._tokens is None:
+            from .html_text import html_to_text
+
+            self._tokens = tokens(html_to_text(main_text_html(self.page_text(), self.url, precise=False)))
+        return self._tokens
+
+
+def main_tokens(html: str, url: str | None = None) -> Counter:
+    """The words of a page's main text (the main-text extractor's), for induction."""
+    return PageStory(lambda: html, url or "").tokens()
+
+
+# --- the story beside a body ------------------------------------------------------------------------
+def _paragraph_chars(el) -> int:
+    """A paragraph's text length when it reads as story (40+ characters, mostly not links), else 0."""
+    if not len(el):  # most paragraphs: one text, no link
+        text = el.text
+        return len(text) if text and len(text) >= _MIN_PARAGRAPH and len(text.strip()) >= _MIN_PARAGRAPH else 0
+    text = el.text_content()
+    n = len(text)
+    if n < _MIN_PARAGRAPH or len(normalize_space(text)) < _MIN_PARAGRAPH:
+        return 0
+    links = sum(len(a.text_content()) for a in el.iter("a"))
+    return n if links < 0.5 * n else 0
+
+
+def _own_text(el) -> int:
+    """Text runs directly inside a block (a 2005 cell: text between <br>s), 40+ characters each."""
+    chars = 0
+    text = el.text
+    if text and len(text) >= _MIN_PARAGRAPH and len(text.strip()) >= _MIN_PARAGRAPH:
+        chars += len(text)
+    for child in el:
+        tail = child.tail
+        if tail and len(tail) >= _MIN_PARAGRAPH and len(tail.strip()) >= _MIN_PARAGRAPH:
+            chars += len(tail)
+    return chars
+
+
+def story_chars(el, depth: int, budget: list) -> int:
+    """Story text in ``el``, read ``depth`` levels down; ``budget``: elements left to look at."""
+    budget[0] -= 1
+    tag = el.tag
+    if budget[0] < 0 or tag not in _STORY_TAGS:  # a comment's tag is a function: never in the set
+        return 0
+    if tag == "p":
+        return _paragraph_chars(el)
+    chars = _own_text(el)
+    if depth > 0:
+        for child in el:
+            chars += story_chars(child, depth - 1, budget)
+    return chars
+
+
+def text_beside(elements, enough: int | None = None) -> int:
+    """Story text in the siblings of the body's elements (a level down) and in their parent's siblings (two
+    levels down): where the rest of a story split over sibling blocks, or of a rule that took one
+    paragraph, stands. Related-story lists are left out, looked at only when the total passes ``enough``."""
+    if not elements:
+        return 0
+    inside = set(elements)
+    budget = [_BUDGET]
+    node, found = elements[0], []
+    for depth in (1, 2):
+        parent = node.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        for sibling in parent:
+            if sibling is node or sibling in inside:
+                continue
+            chars = story_chars(sibling, depth, budget)
+            if chars:
+                found.append((chars, sibling))
+        node = parent
+    total = sum(c for c, _ in found)
+    if enough is not None and total <= enough:
+        return total
+    return sum(c for c, sibling in found if not teaser_block(sibling))
+
+
+def teaser_block(block) -> bool:
+    """Related stories with a line of text each: a quarter of the block's text is link text (a story's
+    own blocks hold a few links in their sentences; under a fifth on the pages tuned on)."""
+    text = len(block.text_content())
+    return text > 0 and sum(len(a.text_content()) for a in block.iter("a")) > 0.25 * text
+
+
+def body_problems(elements, body_text: str, story: PageStory | None) -> list[str]:
+    """Why the body looks incomplete ([] when it does not): a fair share of story text stands beside it,
+    and the page's main text says the body holds less than ``COVERED`` of the article."""
+    if not body_text or not elements:
+        return []
+    # beside > BESIDE * (beside + body)  <=>  beside > BESIDE / (1 - BESIDE) * body
+    enough = int(BESIDE / (1 - BESIDE) * len(body_text))
+    beside = text_beside(elements, enough)
+    if beside <= enough:
+        return []
+    if story is None:
+        return []
+    main = story.tokens()
+    if not main:  # the extractor found no main text: what stands beside the body decides
+        share = len(body_text) / (beside + len(body_text))
+    else:
+        share = story_coverage(tokens(body_text), main)
+    return [covers_message(share)] if share < COVERED else []
+
+
+# --- the title against the page's headlines -------------------------------------------------------------
+def headline_candidates(doc) -> list[str]:
+    """What the page says its headline is (3+ words each): og:title, twitter:title and <title> from the
+    page's head; the JSON-LD headline when the head has none of them and the page's JSON-LD was read already
+    (reading it costs a walk of the whole page: a check on every article must not)."""
+    head = doc[0] if len(doc) and doc[0].tag == "head" else doc.find("head")
+    found = _HEAD_TITLES(head) if head is not None else []
+    out = []
+    for text in found:
+        text = normalize_space(text)
+        if len(_TOKEN.findall(text)) >= 3 and text not in out:
+            out.append(text)
+    if not out and jsonld_read(doc):
+        out = [t for t in jsonld_values(doc, "headline") if len(_TOKEN.findall(t)) >= 3]
+    return out
+
+
+def title_problems(title: str, doc) -> list[str]:
+    """The title disagrees with every headline the page gives for itself ([] when one agrees or there is none)."""
+    if not title:
+        return []
+    head = doc[0] if len(doc) and doc[0].tag == "head" else None
+    if head is not None:  # most pages: the title is in <title> ("Headline - Site")
+        for el in head:
+            if el.tag == "title":
+                if title in (el.text or ""):
+                    return []
+                break
+    candidates = headline_candidates(doc)
+    if not candidates or any(title in c or agreement(title, c) >= 0.5 for c in candidates):
+        return []
+    shown = candidates[0] if len(candidates[0]) <= 80 else candidates[0][:79] + "\u2026"
+    return [f"differs from the page's own headline ({shown!r})"]

@@ -1,0 +1,62 @@
+"""The Sites tab's profile files: export a profile as JSON, import one (a mixin of ``SitesView``: it uses the
+view's store, message line and current profile)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from ..paths import BUNDLED_PROFILES
+from ..services.profiles import read_profile_file
+from . import store_ops
+
+
+class ProfileFiles:
+    def export_profile(self, path: Path) -> bool:
+        profile = self._valid_profile()
+        if profile is None:
+            return False
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(profile.to_json(), encoding="utf-8")
+        except OSError as exc:
+            self._message(f"Could not write {path}: {exc.strerror or exc}", error=True)
+            return False
+        self._message(f"Exported to {path}.")
+        return True
+
+    def export_dialog(self) -> None:
+        profile = self._valid_profile()
+        if profile is None:
+            return
+        default = str(BUNDLED_PROFILES / f"{profile.name}.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Export profile", default, "Profile JSON (*.json)")
+        if path:
+            self.export_profile(Path(path))
+
+    def import_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import profile", str(BUNDLED_PROFILES), "Profile JSON (*.json)")
+        if path:
+            self.import_profile(Path(path))
+
+    def import_profile(self, path: Path) -> bool:
+        """Store the profile of a JSON file (in the background; a version "imported from file ...")."""
+        try:
+            profile = read_profile_file(path)
+        except (ValueError, OSError) as exc:  # ProfileError and FileRefused are ValueErrors
+            self._message(f"Not imported: {exc}", error=True)
+            return False
+        replaced = profile.name in self.store.profile_names()
+
+        def saved(_) -> None:
+            self._follow_store(profile.name)
+            self._message(f"Imported {profile.name!r} from {Path(path).name}"
+                          + (" (it replaces the stored one; History keeps that)." if replaced else "."))
+            self.profileSaved.emit(profile.name)
+
+        store_ops.write(self.store.save_profile, profile, reason=f"imported from file {Path(path).name}", owner=self,
+                        on_done=saved, on_error=lambda message: self._message(f"Could not import: {message}", error=True))
+        return True
+
