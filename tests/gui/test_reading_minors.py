@@ -160,7 +160,7 @@ def test_the_file_menu_imports_a_profile(qtbot, window, store, monkeypatch, tmp_
     shutil.copytree(PROFILES / "samples", tmp_path / "samples")  # its self-test page lies beside it
     source.write_text(source.read_text(encoding="utf-8").replace('"name": "demo"', '"name": "nha-bao"'),
                       encoding="utf-8")
-    monkeypatch.setattr("xnews_gui.ui.sites_view.QFileDialog.getOpenFileName", lambda *a, **k: (str(source), ""))
+    monkeypatch.setattr("xnews_gui.ui.sites_files.QFileDialog.getOpenFileName", lambda *a, **k: (str(source), ""))
     with qtbot.waitSignal(window.sites.profileSaved, timeout=10000):
         click_menu(qtbot, window, "File", "Import profile…")
     assert "nha-bao" in store.profile_names() and window.tabs.currentWidget() is window.sites
