@@ -99,6 +99,19 @@ def test_card_describes_the_model(trained):
     assert card["confidence_floor"]["value"] == trained[0].floor
 
 
+def test_the_floor_table_is_measured_on_a_held_out_part_of_train_never_the_test_set(sample_set, trained):
+    floors = trained[0].card["confidence_floor"]
+    held = round(len(sample_set.train) * 0.1)  # 10% of each topic's 20 documents
+    assert floors["held_out_docs"] == held and "held-out part of train" in floors["on"]
+    table = floors["table"]
+    assert [row["floor"] for row in table] == [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert table[0]["coverage"] == 1.0 and table[0]["labelled"] == held
+    assert [row["labelled"] for row in table] == sorted((row["labelled"] for row in table), reverse=True)
+    assert all(row["coverage"] == round(row["labelled"] / held, 4) for row in table)
+    assert all(0 <= row["accuracy"] <= 1 for row in table if row["labelled"])
+    assert trained[0].card["training_set"]["train_docs"] == len(sample_set.train)  # then fitted on all of train
+
+
 def test_save_load_round_trip(tmp_path, sample_set, trained):
     model, _ = trained
     path = model.save(tmp_path / "models" / "topic.npz")

@@ -2,8 +2,8 @@
 
     python main.py train [--corpus DIR] [--from-db] [-o MODEL]
     python main.py evaluate MODEL [--corpus DIR]
-    python main.py classify MODEL PATH...        (one line per file: path<TAB>label<TAB>confidence)
-    python main.py classify MODEL --article ID [--save]
+    python main.py classify MODEL PATH... [--floor F]   (one line per file: path<TAB>label<TAB>confidence)
+    python main.py classify MODEL --article ID [--save] [--floor F]
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..classify import ModelError, TopicClassifier, TrainConfig, corpus
 from ..classify.training import evaluate, train
 from ..core.files import FileRefused
 from ..services.training import article_text, training_docs
+from .common import floor_argument
 
 
 def register(subparsers) -> None:
@@ -52,6 +53,9 @@ def register(subparsers) -> None:
     x.add_argument("paths", metavar="PATH", nargs="*", help="text files, or folders of .txt files")
     x.add_argument("--article", type=int, metavar="ID", action=_NeedsDb, help="a stored article's id")
     x.add_argument("--save", action="store_true", help="with --article: store the label on the article")
+    x.add_argument("--floor", type=floor_argument, metavar="F",
+                   help="give no topic under this confidence, 0 to 0.99 (default: the model's, from its card; "
+                        "`evaluate MODEL` shows what each floor leaves out)")
     x.set_defaults(func=cmd_classify, needs_db=False)
 
 
@@ -196,6 +200,7 @@ def cmd_evaluate(args) -> int:
 
         print(f"scores stored in the model card ({stored.get('on', 'held-out documents')}):")
         print(Report.from_dict(stored).format())
+        print(format_floor_table(model))
         return 0
     cache = Path(args.cache) if args.cache else Path(args.data_dir) / "cache" / "corpora"
     try:
@@ -212,6 +217,23 @@ def cmd_evaluate(args) -> int:
     print(f"{len(docs)} documents ({dups} duplicates and {seen} documents seen in training removed)")
     print(evaluate(model, docs).format())
     return 0
+
+
+def format_floor_table(model: TopicClassifier) -> str:
+    """The card's coverage-vs-accuracy table of confidence floors, or a line saying it has none."""
+    entry = model.card.get("confidence_floor") or {}
+    table = entry.get("table")
+    if not isinstance(table, list) or not table:
+        return f"\nconfidence floor {model.floor:.2f} (the card has no coverage table: retrain to measure one)"
+    lines = [f"\nconfidence floors on the {entry.get('on', 'held-out documents')}:",
+             "  floor  given a topic  right when given", ]
+    for row in table:
+        accuracy = "-" if row.get("accuracy") is None else f"{row['accuracy']:.2%}"
+        mark = "  <- default" if abs(row["floor"] - model.floor) < 1e-9 else ""
+        lines.append(f"  {row['floor']:5.2f}  {row['coverage']:13.2%}  {accuracy:>16}{mark}")
+    if not any(abs(row["floor"] - model.floor) < 1e-9 for row in table):
+        lines.append(f"  default floor: {model.floor:.2f}")
+    return "\n".join(lines)
 
 
 # --- classify ------------------------------------------------------------------------------------
@@ -239,7 +261,7 @@ def cmd_classify(args) -> int:
         if article is None:
             print(f"error: no article with id {args.article}", file=sys.stderr)
             return 2
-        prediction = model.predict(article_text(article))
+        prediction = model.predict(article_text(article), floor=args.floor)
         label, confidence = prediction
         print(f"article:{article.id}\t{_shown(prediction)}")
         if args.save:
@@ -261,7 +283,7 @@ def cmd_classify(args) -> int:
             except FileRefused as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 status = 1
-        for path, prediction in zip(chunk, model.predict_many(texts)):
+        for path, prediction in zip(chunk, model.predict_many(texts, floor=args.floor)):
             print(f"{path}\t{_shown(prediction)}")
     return status
 
