@@ -85,3 +85,12 @@ def test_crawl_refuses_a_bad_topic_floor(tmp_path, capsys):
         main(["--data-dir", str(tmp_path), "crawl", "--profile", "x", "--topic-floor", "2"])
     assert exit_.value.code == 2 and "is not a confidence floor" in capsys.readouterr().err
 
+
+def test_evaluate_shows_the_floors_trade_from_the_card(model, tmp_path, capsys):
+    assert main(["--data-dir", str(tmp_path), "evaluate", str(BUNDLED)]) == 0
+    out = capsys.readouterr().out
+    table = model.card["confidence_floor"]["table"]
+    assert "confidence floors on the held-out part of train" in out
+    for row in table:
+        assert f"{row['floor']:5.2f}  {row['coverage']:13.2%}" in out
+    assert "<- default" in out

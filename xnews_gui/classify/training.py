@@ -220,9 +220,10 @@ def floor_table(confidences: Sequence[float], correct: Sequence[bool], floors: S
 
 def confidence_floors(confidences: Sequence[float], correct: Sequence[bool], on: str) -> dict:
     """The card's ``confidence_floor`` entry: the default floor (``calibrate_floor``), how it was found, and
-    the coverage-vs-accuracy ``table`` it was chosen from, measured on held-out documents (``on``)."""
+    the coverage-vs-accuracy ``table`` (``FLOOR_TABLE`` and the default floor), measured on held-out
+    documents (``on``)."""
     floor, entry = calibrate_floor(confidences, correct)
-    return {**entry, "on": on, "table": floor_table(confidences, correct)}
+    return {**entry, "on": on, "table": floor_table(confidences, correct, sorted({*FLOOR_TABLE, floor}))}
 
 
 def library_versions() -> dict:
