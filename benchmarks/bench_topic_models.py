@@ -15,6 +15,38 @@ model: ``git show main:resources/model/topic.npz > old.npz``). For each model, i
 
 Neither model is tuned on these figures: the model's settings were chosen on a held-out part of train.
 The library versions are printed with the table.
+
+Last run (2 cores shared, Python 3.11.7, NumPy 2.4.6, scikit-learn 1.9.1 for training; new = the bundled
+model retrained with the floor table, anchor = the model bundled before, same features):
+
+                                       new      anchor
+  accuracy, de-duplicated test      93.58%      93.58%   (47,001 articles)
+  accuracy, original split          93.36%      93.37%   (50,373 articles)
+  macro-F1, de-duplicated           0.9200      0.9201
+  lowest class recall (Doi song)     0.703       0.694   (Doi song -> Van hoa: 223 / 222)
+  predict_many, articles/s CPU       3,821       3,884   (batches of 64, VNTC articles)
+  model file                        2.8 MB      2.8 MB
+  training (card; new: two fits)     115 s        38 s   (`train` wall clock 175 s with reading and scoring)
+
+What was tried on a held-out 20% of VNTC's train (6,741 documents, fitted on the other 26,968; TF-IDF
+sublinear, l2, class_weight balanced unless said), accuracy with every article given its best topic:
+
+  syllable uni+bigrams, 60,000 features, C 20 (the shipped settings)      92.83%
+  ... class_weight None                                                    92.89%
+  all 501,276 uni+bigrams seen twice, C 20 / C 50                          92.70% / 92.97%
+  uni+bi+trigrams, 1,522,564 features, C 20                                92.55%
+  NB-weighted features (NBSVM, Wang & Manning 2012), one-vs-rest, C 0.1    92.18% (with trigrams 92.20%)
+  NB-LR (log-count ratio x binary features, liblinear), C 1                92.39%
+  multinomial NB, uni / +bi / +trigrams (a per-class n-gram model)         87.3% / 90.1% / 90.5%
+  MaxEnt (all uni+bigrams, C 50) + that n-gram model, log-linear mix       92.85% .. 90.83% (weight 0.02 .. 0.5)
+  + the first phrase's (headline's) terms as terms of their own, 60k       92.94%; IDF x2: 93.06%; C 50: 93.10%
+
+The last (the best on held-out, +0.27) scored 93.41% de-duplicated / 93.20% as given on the test set, below
+the shipped settings (93.58% / 93.36%): within the held-out's noise (~18 documents), and not kept. The held-out
+part of train and the test set differ: train is 58% vnexpress, test 80%; "Doi song" is confused with
+"Van hoa" 8 times in 631 held-out documents, 223 times in 1,877 test ones. The MaxEnt probabilities are
+calibrated already (all uni+bigrams, C 50: expected calibration error 0.010 on held-out; no temperature
+from 0.6 to 1.5 lowers it).
 """
 
 from __future__ import annotations

@@ -35,6 +35,10 @@ def register(subparsers) -> None:
     x.add_argument("--min-df", type=int, default=TrainConfig.min_df, help="ignore terms in fewer documents")
     x.add_argument("--C", type=float, default=TrainConfig.C, help="inverse regularisation strength")
     x.add_argument("--segment", action="store_true", help="pyvi word segmentation (needs pyvi; slower)")
+    x.add_argument("--held-out", type=float, default=TrainConfig.held_out,
+                   help="share of train kept from a first fit to measure what each confidence floor leaves out "
+                        "and how often the rest is right (the card's table; 0: no table, no floor; "
+                        "default %(default)s)")
     x.add_argument("--test-fraction", type=float, default=0.2,
                    help="held-out share when the corpus has no separate test split")
     x.add_argument("--limit-per-label", type=int, default=None, help=argparse.SUPPRESS)
@@ -76,6 +80,8 @@ def check_train_options(args) -> None:
         raise CliError(f"--C must be a number above 0 (got {args.C:g}); smaller means stronger regularisation")
     if not 0 < args.test_fraction < 1:
         raise CliError(f"--test-fraction must lie between 0 and 1, e.g. 0.2 (got {args.test_fraction:g})")
+    if not 0 <= args.held_out < 0.5:
+        raise CliError(f"--held-out must lie between 0 and 0.5, e.g. 0.1 (got {args.held_out:g})")
     if args.min_df < 1:
         raise CliError(f"--min-df must be at least 1 document (got {args.min_df})")
     if args.max_features < 0:
@@ -115,7 +121,7 @@ def cmd_train(args) -> int:
         print("error: training needs documents of at least two topics", file=sys.stderr)
         return 2
     config = TrainConfig(max_features=args.max_features or None, min_df=args.min_df, C=args.C,
-                         segment=args.segment)
+                         segment=args.segment, held_out=args.held_out)
     d = data.description
     print(f"training on {d['train_docs']} documents, {len(data.labels)} topics "
           f"(removed {d['duplicates_removed_train']} duplicates); testing on {d['test_docs']} "
@@ -170,7 +176,8 @@ def _command_line(args) -> str:
         parts += ["-o", str(args.output)]
     for flag, value, default in (("--max-features", args.max_features, TrainConfig.max_features),
                                  ("--min-df", args.min_df, TrainConfig.min_df), ("--C", args.C, TrainConfig.C),
-                                 ("--test-fraction", args.test_fraction, 0.2)):
+                                 ("--test-fraction", args.test_fraction, 0.2),
+                                 ("--held-out", args.held_out, TrainConfig.held_out)):
         if value != default:
             parts += [flag, str(value)]
     if args.segment:
