@@ -1,4 +1,15 @@
-"""Train and evaluate the MaxEnt (multinomial logistic regression) topic model."""
+"""Train and evaluate the MaxEnt (multinomial logistic regression) topic model.
+
+The model card (``model.card``, saved beside the model as ``<name>.card.json`` and inside it) holds:
+``model``, ``labels``, ``config`` (``TrainConfig``), ``features``, ``iterations``, ``training_set``,
+``train_seconds``, ``created``, ``versions``, ``command``; when the training set has a test split,
+``metrics`` (``metrics.Report.to_dict()`` on the test set de-duplicated against train, with ``on``) and,
+when that removed documents, ``metrics_original_split`` (the same on the test set as given); when a part
+of train was held out (``config.held_out``), ``confidence_floor``: ``value`` (the model's default floor),
+``held_out_docs``, ``docs_below``, ``accuracy_below``, ``rule``, ``on`` (which documents) and ``table``,
+a list of ``{"floor", "coverage", "labelled", "accuracy"}`` rows by rising floor (``floor_table``; accuracy
+None when no document is labelled). Keys are only ever added; readers ignore those they do not know.
+"""
 
 from __future__ import annotations
 
