@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import shared_data
 from xnews_gui.classify import TopicClassifier
 from xnews_gui.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLED = REPO / "resources" / "model" / "topic.npz"
-SAMPLE = REPO / ".." / "shared" / "data" / "vntc" / "sample" / "Test_Full"
 
 
 @pytest.fixture(scope="module")
@@ -20,10 +20,13 @@ def model():
 
 
 @pytest.fixture(scope="module")
-def texts():
-    if not SAMPLE.is_dir():
-        pytest.skip(f"VNTC sample not found at {SAMPLE} (../shared/data/vntc/sample)")
-    return [p.read_text(encoding="utf-16") for p in sorted(SAMPLE.glob("*/*.txt"))]
+def sample():
+    return shared_data("vntc", "sample", "Test_Full")
+
+
+@pytest.fixture(scope="module")
+def texts(sample):
+    return [p.read_text(encoding="utf-16") for p in sorted(sample.glob("*/*.txt"))]
 
 
 def test_the_floor_is_the_callers_and_defaults_to_the_models(model, texts):
@@ -48,10 +51,10 @@ def test_a_floor_outside_0_1_is_refused(model, bad):
         model.floor = bad
 
 
-def test_classify_takes_a_floor_and_refuses_a_bad_one(texts, tmp_path, capsys):
+def test_classify_takes_a_floor_and_refuses_a_bad_one(sample, tmp_path, capsys):
     folder = tmp_path / "docs"
     folder.mkdir()
-    for p in sorted(SAMPLE.glob("*/*.txt"))[::20]:
+    for p in sorted(sample.glob("*/*.txt"))[::20]:
         shutil.copy(p, folder / f"{p.parent.name}-{p.name}")
     args = ["--data-dir", str(tmp_path / "data"), "classify", str(BUNDLED), str(folder)]
     assert main(args + ["--floor", "0"]) == 0
@@ -69,15 +72,15 @@ def test_classify_takes_a_floor_and_refuses_a_bad_one(texts, tmp_path, capsys):
 
 
 def test_the_crawl_classifies_with_the_floor_it_is_given(tmp_path):
-    from xnews_gui.paths import own_model_path
     from xnews_gui.services.crawl import ClassifierLoader
+    from xnews_gui.services.model_registry import Registry
 
-    path = own_model_path(tmp_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(BUNDLED, path)
-    own = TopicClassifier.load(BUNDLED).floor
+    own = TopicClassifier.load(BUNDLED).floor  # the shipped model is the one in use in a new data folder
     assert ClassifierLoader(tmp_path)().floor == own
     assert ClassifierLoader(tmp_path, 0.85)().floor == 0.85
+    Registry(tmp_path).set_floor(0.3)  # the user's choice (Classifier tab)...
+    assert ClassifierLoader(tmp_path)().floor == 0.3
+    assert ClassifierLoader(tmp_path, 0.85)().floor == 0.85  # ... and the one given for this crawl wins
 
 
 def test_crawl_refuses_a_bad_topic_floor(tmp_path, capsys):
