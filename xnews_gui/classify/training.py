@@ -164,7 +164,7 @@ def _held_out_split(docs: Sequence[Doc], share: float, seed: int = 13) -> tuple[
 
 def held_out_note(n_docs: int, share: float) -> str:
     return (f"held-out part of train: {n_docs} documents ({share:.0%}, stratified, seed 13) that the model "
-            "measuring them was not fitted on; the shipped model is then fitted on all of train")
+            "measuring them was not fitted on; the model itself is then fitted on all of train")
 
 
 def evaluate(model: TopicClassifier, docs: Sequence[Doc]) -> metrics.Report:
