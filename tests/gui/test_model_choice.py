@@ -12,7 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.conftest import shared_data
-from xnews_gui.classify import corpus
+from xnews_gui.paths import BUNDLED_MODEL
+from xnews_gui.classify import TopicClassifier, corpus
 from xnews_gui.services.model_registry import SHIPPED, Registry
 from xnews_gui.services.training import article_text
 from xnews_gui.ui.classifier_view import ClassifierView
@@ -156,7 +157,8 @@ def test_the_confidence_floor_is_chosen_on_the_screen_and_used_by_crawls(qtbot, 
     view.show()
     tab_bar = view.details.tabBar()
     click(qtbot, tab_bar, tab_bar.tabRect(view.details.indexOf(view.floor_box)).center())
-    qtbot.waitUntil(lambda: "the model's own (0.50)" in view.floor_box.spin.specialValueText(), timeout=5000)
+    own = TopicClassifier.load(BUNDLED_MODEL).floor  # the shipped model's own floor, from its card
+    qtbot.waitUntil(lambda: f"the model's own ({own:.2f})" in view.floor_box.spin.specialValueText(), timeout=5000)
     view.floor_box.spin.setValue(0.7)
     click(qtbot, view.floor_box.apply_button)
     assert Registry(store.root).floor() == pytest.approx(0.7)

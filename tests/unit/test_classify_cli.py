@@ -79,6 +79,19 @@ def test_a_model_trained_for_the_data_folder_is_compared_on_unseen_documents_and
     assert not (tmp_path / "models" / "versions" / "1").exists()
 
 
+def test_train_without_a_held_out_part_has_no_floor_table(sample, tmp_path, capsys):
+    out = tmp_path / "m.npz"
+    assert main(["--data-dir", str(tmp_path), "train", "--corpus", str(sample), "-o", str(out),
+                 "--max-features", "5000", "--held-out", "0"]) == 0
+    card = json.loads(out.with_name("m.card.json").read_text(encoding="utf-8"))
+    assert "confidence_floor" not in card and "--held-out 0" in card["command"] and card["config"]["held_out"] == 0
+    capsys.readouterr()
+    assert main(["--data-dir", str(tmp_path), "evaluate", str(out)]) == 0
+    assert "the card has no coverage table" in capsys.readouterr().out
+    assert main(["--data-dir", str(tmp_path), "train", "--corpus", str(sample), "--held-out", "0.7"]) == 2
+    assert "--held-out must lie between 0 and 0.5" in capsys.readouterr().err
+
+
 def test_train_needs_a_source(tmp_path, capsys):
     assert main(["--data-dir", str(tmp_path), "train"]) == 2
     assert "--corpus" in capsys.readouterr().err

@@ -55,6 +55,9 @@ def test_same_labels_as_the_scikit_learn_pipeline_it_was_trained_as(sample_set):
     pipeline, _ = fit_pipeline([d.text for d in sample_set.train], [d.label for d in sample_set.train], config)
     model = TopicClassifier.from_pipeline(pipeline)
     texts = [d.text for d in sample_set.test] + ["", "Hà Nội", "English words only, nothing else here at all."]
+    # leading punctuation and blank lines, a phrase of one word, no word at all
+    texts += ["... , \n\n Bóng đá Việt Nam thắng lớn. Đội tuyển " + sample_set.test[0].text, "!!! ---", "Thể thao",
+              "\n".join(d.text.split("\n", 1)[-1] for d in sample_set.test[:3]), "0 0. Giá vàng tăng, chứng khoán"]
     ours = model.predict_many(texts, guard=False)
     reference = pipeline.predict_proba(texts)
     assert [p.label for p in ours] == [model.labels[i] for i in reference.argmax(axis=1)]
@@ -97,6 +100,19 @@ def test_card_describes_the_model(trained):
     assert "created" in card and "MaxEnt" in card["model"]
     assert len(card["metrics"]["confusion_matrix"]) == 10
     assert card["confidence_floor"]["value"] == trained[0].floor
+
+
+def test_the_floor_table_is_measured_on_a_held_out_part_of_train_never_the_test_set(sample_set, trained):
+    floors = trained[0].card["confidence_floor"]
+    held = round(len(sample_set.train) * 0.1)  # 10% of each topic's 20 documents
+    assert floors["held_out_docs"] == held and "held-out part of train" in floors["on"]
+    table = floors["table"]
+    assert [row["floor"] for row in table] == sorted({0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, floors["value"]})
+    assert table[0]["coverage"] == 1.0 and table[0]["labelled"] == held
+    assert [row["labelled"] for row in table] == sorted((row["labelled"] for row in table), reverse=True)
+    assert all(row["coverage"] == round(row["labelled"] / held, 4) for row in table)
+    assert all(0 <= row["accuracy"] <= 1 for row in table if row["labelled"])
+    assert trained[0].card["training_set"]["train_docs"] == len(sample_set.train)  # then fitted on all of train
 
 
 def test_save_load_round_trip(tmp_path, sample_set, trained):

@@ -14,7 +14,7 @@ import re
 import tarfile
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -174,6 +174,7 @@ class TrainingSet:
     train: list[Doc]
     test: list[Doc]
     description: dict
+    original_test: list[Doc] = field(default_factory=list)  # a separate test set as given (the published protocol)
 
     @property
     def labels(self) -> list[str]:
@@ -208,7 +209,9 @@ def build(train_docs: list[Doc], test_docs: list[Doc] | None = None, *, test_fra
     }
     if unknown:
         description["test_labels_dropped"] = sorted(unknown)
-    return TrainingSet(train, test, description)
+    known = {d.label for d in train}
+    original = [d for d in test_docs if d.label in known] if test_docs is not None else []
+    return TrainingSet(train, test, description, original)
 
 
 def stratified_split(docs: list[Doc], fraction: float, seed: int) -> tuple[list[Doc], list[Doc]]:

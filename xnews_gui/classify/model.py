@@ -6,10 +6,12 @@ of the multinomial logistic regression, its labels and its card (see
 no scikit-learn at load or predict time - and gives the same labels as the
 scikit-learn pipeline it was trained as.
 
-``predict_many(texts)`` answers ``Prediction`` pairs ``(label, confidence)``;
+``predict_many(texts, floor=None)`` answers ``Prediction`` pairs ``(label, confidence)``;
 ``label`` is None when the text is out of the model's domain, and
 ``Prediction.reason`` says why ("too short (12 words)", "not Vietnamese",
-"low confidence (31% < 40%)").
+"low confidence (31% < 40%)"). The confidence floor is the caller's choice (``floor``),
+by default the model's (``TopicClassifier.floor``, from its card); the card's
+``confidence_floor.table`` shows what each floor leaves unlabelled and how often the rest is right.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ class TopicClassifier:
         self.coef = self._weights.T
         self.intercept = np.asarray(intercept, dtype=np.float32)
         self.features = {"bigrams": True, "segment": False, "sublinear_tf": True, "norm": "l2", **features}
-        self.floor = float(floor)
+        self.floor = floor
         self.card = dict(card or {})
         self.card.setdefault("labels", self.labels)
         self.train_keys = train_keys if train_keys is not None else np.zeros(0, dtype=np.uint64)
@@ -101,14 +103,26 @@ class TopicClassifier:
                    coef=maxent.coef_, intercept=maxent.intercept_, features=features, card=card,
                    train_keys=train_keys, floor=floor)
 
+    @property
+    def floor(self) -> float:
+        """The confidence under which ``predict_many`` gives no topic, unless told another one."""
+        return self._floor
+
+    @floor.setter
+    def floor(self, value: float) -> None:
+        self._floor = check_floor(value)
+
     # --- prediction ---------------------------------------------------------
-    def predict(self, text: str) -> Prediction:
-        return self.predict_many([text])[0]
+    def predict(self, text: str, floor: float | None = None) -> Prediction:
+        return self.predict_many([text], floor=floor)[0]
 
     def predict_many(self, texts: Sequence[str], guard: bool = True,
-                     pieces: Sequence[list[bytes]] | None = None) -> list[Prediction]:
-        """One ``Prediction`` per text; with ``guard``, out-of-domain texts get no label. ``pieces``:
-        each text's ``core.text.pieces`` when the caller has them already (they are not cut again)."""
+                     pieces: Sequence[list[bytes]] | None = None, floor: float | None = None) -> list[Prediction]:
+        """One ``Prediction`` per text; with ``guard``, out-of-domain texts get no label, and neither do
+        texts whose best topic's confidence is under ``floor`` (default: the model's ``floor``; 0 labels
+        every text in the domain). ``pieces``: each text's ``core.text.pieces`` when the caller has them
+        already (they are not cut again)."""
+        floor = self._floor if floor is None else check_floor(floor)
         if not len(texts):
             return []
         if pieces is not None and len(pieces) != len(texts):
@@ -122,8 +136,8 @@ class TopicClassifier:
                 if reason:
                     out.append(Prediction(None, 0.0, reason))
                     continue
-                if confidence < self.floor:
-                    out.append(Prediction(None, confidence, f"low confidence ({confidence:.0%} < {self.floor:.0%})"))
+                if confidence < floor:
+                    out.append(Prediction(None, confidence, f"low confidence ({confidence:.0%} < {floor:.0%})"))
                     continue
             out.append(Prediction(self.labels[i], confidence))
         return out
@@ -297,5 +311,10 @@ def _check_shapes(model: TopicClassifier) -> None:
     if not all(isinstance(features.get(k), bool) for k in ("bigrams", "segment", "sublinear_tf")) \
             or features.get("norm") not in ("l2", None):
         raise ValueError(f"unknown feature settings {features}")
-    if not 0.0 <= model.floor < 1.0:
-        raise ValueError(f"confidence floor {model.floor} is not in [0, 1)")
+
+
+def check_floor(value) -> float:
+    """A confidence floor: a number in [0, 1) (1 would refuse every text), else ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0.0 <= value < 1.0:
+        raise ValueError(f"confidence floor {value!r} is not a number in [0, 1)")
+    return float(value)

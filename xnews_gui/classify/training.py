@@ -1,4 +1,15 @@
-"""Train and evaluate the MaxEnt (multinomial logistic regression) topic model."""
+"""Train and evaluate the MaxEnt (multinomial logistic regression) topic model.
+
+The model card (``model.card``, saved beside the model as ``<name>.card.json`` and inside it) holds:
+``model``, ``labels``, ``config`` (``TrainConfig``), ``features``, ``iterations``, ``training_set``,
+``train_seconds``, ``created``, ``versions``, ``command``; when the training set has a test split,
+``metrics`` (``metrics.Report.to_dict()`` on the test set de-duplicated against train, with ``on``) and,
+when that removed documents, ``metrics_original_split`` (the same on the test set as given); when a part
+of train was held out (``config.held_out``), ``confidence_floor``: ``value`` (the model's default floor),
+``held_out_docs``, ``docs_below``, ``accuracy_below``, ``rule``, ``on`` (which documents) and ``table``,
+a list of ``{"floor", "coverage", "labelled", "accuracy"}`` rows by rising floor (``floor_table``; accuracy
+None when no document is labelled). Keys are only ever added; readers ignore those they do not know.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +23,7 @@ import numpy as np
 
 from ..core.text import Analyzer, segmenter_available
 from . import metrics
-from .corpus import Doc, TrainingSet, text_key
+from .corpus import Doc, TrainingSet, stratified_split, text_key
 from .model import FORMAT_VERSION, TopicClassifier
 
 Progress = Callable[[float, str], None]
@@ -32,6 +43,7 @@ class TrainConfig:
     class_weight: str | None = "balanced"  # the training corpus' topic mix is not the sites' mix
     max_iter: int = 200
     tol: float = 1e-4
+    held_out: float = 0.1  # share of train kept from a first fit to measure the confidence floors (0: none)
 
 
 def build_pipeline(config: TrainConfig):
@@ -75,13 +87,30 @@ def fit_pipeline(texts: Sequence[str], labels: Sequence[str], config: TrainConfi
 
 def train(data: TrainingSet, config: TrainConfig | None = None, progress: Progress = _quiet,
           command: str = "") -> tuple[TopicClassifier, metrics.Report | None]:
-    """Fit on ``data.train``; score on ``data.test`` when it has documents. Deterministic."""
+    """Fit on ``data.train``; score on ``data.test`` when it has documents. Deterministic.
+
+    With ``config.held_out``, a first fit leaves a stratified share of train aside: its answers on
+    that share give the confidence-floor table and the default floor (never the test set's); the
+    model itself is then fitted on all of train."""
     config = config or TrainConfig()
     if len({d.label for d in data.train}) < 2:
         raise ValueError("training needs documents of at least two labels")
-    texts = [d.text for d in data.train]
     started = time.perf_counter()
-    pipeline, n_features = fit_pipeline(texts, [d.label for d in data.train], config, progress)
+    floors = None
+    fit_docs, held = _held_out_split(data.train, config.held_out)
+    if held:
+        progress(0.02, f"first fit on {len(fit_docs)} documents, {len(held)} held out to measure confidence floors")
+        probe, _ = fit_pipeline([d.text for d in fit_docs], [d.label for d in fit_docs], config,
+                                lambda f, m: progress(0.02 + 0.4 * f, m))
+        answers = _predict_all(TopicClassifier.from_pipeline(probe), held)
+        floors = confidence_floors([p.confidence for p in answers], [p.label == d.label for p, d in zip(answers, held)],
+                                   held_out_note(len(held), config.held_out))
+        progress(0.45, "fitting on all of train")
+        stage = lambda f, m: progress(0.45 + 0.45 * f, m)  # noqa: E731
+    else:
+        stage = progress
+    texts = [d.text for d in data.train]
+    pipeline, n_features = fit_pipeline(texts, [d.label for d in data.train], config, stage)
     vectorizer, maxent = pipeline.named_steps["tfidf"], pipeline.named_steps["maxent"]
     train_seconds = time.perf_counter() - started
 
@@ -103,6 +132,8 @@ def train(data: TrainingSet, config: TrainConfig | None = None, progress: Progre
     if command:
         card["command"] = command
     model = TopicClassifier.from_pipeline(pipeline, card, keys)
+    if floors is not None:
+        model.floor, model.card["confidence_floor"] = floors["value"], floors
     scores = None
     if data.test:
         progress(0.9, f"scoring on {len(data.test)} held-out documents")
@@ -111,10 +142,29 @@ def train(data: TrainingSet, config: TrainConfig | None = None, progress: Progre
                                 _report_labels(model, data.test))
         model.card["metrics"] = scores.to_dict()
         model.card["metrics"]["on"] = "test set, duplicates and documents also in training removed"
-        model.floor, model.card["confidence_floor"] = calibrate_floor(
-            [p.confidence for p in predictions], [p.label == d.label for p, d in zip(predictions, data.test)])
+    if data.original_test and len(data.original_test) != len(data.test):
+        progress(0.95, f"scoring on the {len(data.original_test)} documents of the test set as given")
+        model.card["metrics_original_split"] = {**evaluate(model, data.original_test).to_dict(),
+                                                "on": "test set as given (the published protocol: its duplicates "
+                                                      "and documents also in training kept)"}
     progress(1.0, "done")
     return model, scores
+
+
+def _held_out_split(docs: Sequence[Doc], share: float, seed: int = 13) -> tuple[list[Doc], list[Doc]]:
+    """(documents to fit, documents held out), or (all, []) when there is nothing to hold out: no share,
+    or too few documents for every label to keep a few in the fit."""
+    if not share or len(docs) < 50:
+        return list(docs), []
+    fit, held = stratified_split(list(docs), share, seed)
+    if len({d.label for d in fit}) < len({d.label for d in docs}) or not held:
+        return list(docs), []
+    return fit, held
+
+
+def held_out_note(n_docs: int, share: float) -> str:
+    return (f"held-out part of train: {n_docs} documents ({share:.0%}, stratified, seed 13) that the model "
+            "measuring them was not fitted on; the model itself is then fitted on all of train")
 
 
 def evaluate(model: TopicClassifier, docs: Sequence[Doc]) -> metrics.Report:
@@ -136,6 +186,7 @@ def _report_labels(model: TopicClassifier, docs: Sequence[Doc]) -> list[str]:
 
 FLOOR_GRID = tuple(round(0.05 * i, 2) for i in range(1, 13))  # 0.05 .. 0.60
 MAX_FLOOR_LOSS = 0.05  # never refuse more than this share of held-out (in-domain) documents
+FLOOR_TABLE = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def calibrate_floor(confidences: Sequence[float], correct: Sequence[bool]) -> tuple[float, dict]:
@@ -161,6 +212,29 @@ def calibrate_floor(confidences: Sequence[float], correct: Sequence[bool]) -> tu
              "rule": f"highest of {FLOOR_GRID[0]}..{FLOOR_GRID[-1]} where held-out documents below it are at "
                      f"most half right, dropping at most {MAX_FLOOR_LOSS:.0%} of them"}
     return floor, entry
+
+
+def floor_table(confidences: Sequence[float], correct: Sequence[bool], floors: Sequence[float] = FLOOR_TABLE
+                ) -> list[dict]:
+    """For each floor: the share of documents given a topic (coverage), how many, and how often that topic
+    is right (accuracy; None when none is labelled)."""
+    conf = np.asarray(confidences, dtype=float)
+    right = np.asarray(correct, dtype=bool)
+    rows = []
+    for f in floors:
+        labelled = conf >= f
+        n = int(labelled.sum())
+        rows.append({"floor": float(f), "coverage": round(n / conf.size, 4) if conf.size else 0.0,
+                     "labelled": n, "accuracy": round(float(right[labelled].mean()), 4) if n else None})
+    return rows
+
+
+def confidence_floors(confidences: Sequence[float], correct: Sequence[bool], on: str) -> dict:
+    """The card's ``confidence_floor`` entry: the default floor (``calibrate_floor``), how it was found, and
+    the coverage-vs-accuracy ``table`` (``FLOOR_TABLE`` and the default floor), measured on held-out
+    documents (``on``)."""
+    floor, entry = calibrate_floor(confidences, correct)
+    return {**entry, "on": on, "table": floor_table(confidences, correct, sorted({*FLOOR_TABLE, floor}))}
 
 
 def library_versions() -> dict:

@@ -2,8 +2,8 @@
 
     python main.py train [--corpus DIR] [--from-db] [-o MODEL]
     python main.py evaluate MODEL [--corpus DIR]
-    python main.py classify MODEL PATH...        (one line per file: path<TAB>label<TAB>confidence)
-    python main.py classify MODEL --article ID [--save]
+    python main.py classify MODEL PATH... [--floor F]   (one line per file: path<TAB>label<TAB>confidence)
+    python main.py classify MODEL --article ID [--save] [--floor F]
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..classify import ModelError, TopicClassifier, TrainConfig, corpus
 from ..classify.training import evaluate, train
 from ..core.files import FileRefused
 from ..services.training import article_text, training_docs
+from .common import floor_argument
 
 
 def register(subparsers) -> None:
@@ -34,6 +35,10 @@ def register(subparsers) -> None:
     x.add_argument("--min-df", type=int, default=TrainConfig.min_df, help="ignore terms in fewer documents")
     x.add_argument("--C", type=float, default=TrainConfig.C, help="inverse regularisation strength")
     x.add_argument("--segment", action="store_true", help="pyvi word segmentation (needs pyvi; slower)")
+    x.add_argument("--held-out", type=float, default=TrainConfig.held_out,
+                   help="share of train kept from a first fit to measure what each confidence floor leaves out "
+                        "and how often the rest is right (the card's table; 0: no table, no floor; "
+                        "default %(default)s)")
     x.add_argument("--test-fraction", type=float, default=0.2,
                    help="held-out share when the corpus has no separate test split")
     x.add_argument("--limit-per-label", type=int, default=None, help=argparse.SUPPRESS)
@@ -52,6 +57,9 @@ def register(subparsers) -> None:
     x.add_argument("paths", metavar="PATH", nargs="*", help="text files, or folders of .txt files")
     x.add_argument("--article", type=int, metavar="ID", action=_NeedsDb, help="a stored article's id")
     x.add_argument("--save", action="store_true", help="with --article: store the label on the article")
+    x.add_argument("--floor", type=floor_argument, metavar="F",
+                   help="give no topic under this confidence, 0 to 0.99 (default: the model's, from its card; "
+                        "`evaluate MODEL` shows what each floor leaves out)")
     x.set_defaults(func=cmd_classify, needs_db=False)
 
 
@@ -72,6 +80,8 @@ def check_train_options(args) -> None:
         raise CliError(f"--C must be a number above 0 (got {args.C:g}); smaller means stronger regularisation")
     if not 0 < args.test_fraction < 1:
         raise CliError(f"--test-fraction must lie between 0 and 1, e.g. 0.2 (got {args.test_fraction:g})")
+    if not 0 <= args.held_out < 0.5:
+        raise CliError(f"--held-out must lie between 0 and 0.5, e.g. 0.1 (got {args.held_out:g})")
     if args.min_df < 1:
         raise CliError(f"--min-df must be at least 1 document (got {args.min_df})")
     if args.max_features < 0:
@@ -111,7 +121,7 @@ def cmd_train(args) -> int:
         print("error: training needs documents of at least two topics", file=sys.stderr)
         return 2
     config = TrainConfig(max_features=args.max_features or None, min_df=args.min_df, C=args.C,
-                         segment=args.segment)
+                         segment=args.segment, held_out=args.held_out)
     d = data.description
     print(f"training on {d['train_docs']} documents, {len(data.labels)} topics "
           f"(removed {d['duplicates_removed_train']} duplicates); testing on {d['test_docs']} "
@@ -166,7 +176,8 @@ def _command_line(args) -> str:
         parts += ["-o", str(args.output)]
     for flag, value, default in (("--max-features", args.max_features, TrainConfig.max_features),
                                  ("--min-df", args.min_df, TrainConfig.min_df), ("--C", args.C, TrainConfig.C),
-                                 ("--test-fraction", args.test_fraction, 0.2)):
+                                 ("--test-fraction", args.test_fraction, 0.2),
+                                 ("--held-out", args.held_out, TrainConfig.held_out)):
         if value != default:
             parts += [flag, str(value)]
     if args.segment:
@@ -196,6 +207,7 @@ def cmd_evaluate(args) -> int:
 
         print(f"scores stored in the model card ({stored.get('on', 'held-out documents')}):")
         print(Report.from_dict(stored).format())
+        print(format_floor_table(model))
         return 0
     cache = Path(args.cache) if args.cache else Path(args.data_dir) / "cache" / "corpora"
     try:
@@ -212,6 +224,23 @@ def cmd_evaluate(args) -> int:
     print(f"{len(docs)} documents ({dups} duplicates and {seen} documents seen in training removed)")
     print(evaluate(model, docs).format())
     return 0
+
+
+def format_floor_table(model: TopicClassifier) -> str:
+    """The card's coverage-vs-accuracy table of confidence floors, or a line saying it has none."""
+    entry = model.card.get("confidence_floor") or {}
+    table = entry.get("table")
+    if not isinstance(table, list) or not table:
+        return f"\nconfidence floor {model.floor:.2f} (the card has no coverage table: retrain to measure one)"
+    lines = [f"\nconfidence floors on the {entry.get('on', 'held-out documents')}:",
+             "  floor  given a topic  right when given", ]
+    for row in table:
+        accuracy = "-" if row.get("accuracy") is None else f"{row['accuracy']:.2%}"
+        mark = "  <- default" if abs(row["floor"] - model.floor) < 1e-9 else ""
+        lines.append(f"  {row['floor']:5.2f}  {row['coverage']:13.2%}  {accuracy:>16}{mark}")
+    if not any(abs(row["floor"] - model.floor) < 1e-9 for row in table):
+        lines.append(f"  default floor: {model.floor:.2f}")
+    return "\n".join(lines)
 
 
 # --- classify ------------------------------------------------------------------------------------
@@ -239,7 +268,7 @@ def cmd_classify(args) -> int:
         if article is None:
             print(f"error: no article with id {args.article}", file=sys.stderr)
             return 2
-        prediction = model.predict(article_text(article))
+        prediction = model.predict(article_text(article), floor=args.floor)
         label, confidence = prediction
         print(f"article:{article.id}\t{_shown(prediction)}")
         if args.save:
@@ -261,7 +290,7 @@ def cmd_classify(args) -> int:
             except FileRefused as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 status = 1
-        for path, prediction in zip(chunk, model.predict_many(texts)):
+        for path, prediction in zip(chunk, model.predict_many(texts, floor=args.floor)):
             print(f"{path}\t{_shown(prediction)}")
     return status
 

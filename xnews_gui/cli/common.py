@@ -77,3 +77,14 @@ def profile_argument(name_or_file: str, store: Store) -> Profile:
         known = ", ".join(store.profile_names()) or "none"
         raise CliError(f"no profile named {name_or_file!r} (stored profiles: {known})")
     return profile
+
+
+def floor_argument(text: str) -> float:
+    """A confidence floor as typed: a number in [0, 1)."""
+    from ..classify.model import check_floor
+
+    try:
+        return check_floor(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a confidence floor: a number from 0 to below 1, "
+                                         "e.g. 0.5") from None

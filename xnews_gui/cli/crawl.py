@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 
-from .common import count, positive, profile_argument
+from .common import count, floor_argument, positive, profile_argument
 
 
 def seconds(text: str) -> float:
@@ -48,6 +48,9 @@ def register(subparsers) -> None:
                    help="don't store articles of topics marked 'not interested' (they are remembered as seen)")
     p.add_argument("--render-pages", type=render_pages, default=2,
                    help="offscreen browser pages rendering a 'render' profile's pages (1-4, default 2)")
+    p.add_argument("--topic-floor", type=floor_argument, metavar="F",
+                   help="give an article no topic under this model confidence, 0 to 0.99 (default: the "
+                        "model's, from its card; `evaluate MODEL` shows the trade)")
     p.set_defaults(func=cmd_crawl, needs_db=True)
 
 
@@ -67,7 +70,7 @@ def cmd_crawl(args) -> int:
 
     def make_handle(renderer=None):
         return start_crawl(profile, store, options, printer, skip_hidden_topics=args.skip_hidden_topics,
-                           periodic=args.periodic, log=print, renderer=renderer)
+                           periodic=args.periodic, log=print, renderer=renderer, topic_floor=args.topic_floor)
 
     def stopping():
         print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)

@@ -33,8 +33,9 @@ class ClassifierLoader:
     chooses another model or floor); thread-safe.
     Raises when the model is unusable (the app reports it; ``start_crawl`` then crawls without)."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, floor: float | None = None):
         self.root = Path(root)
+        self.floor = floor  # the confidence floor to classify with; None: the user's choice, else the model's
         self._lock = threading.Lock()
         self._model = None
         self._key: tuple | None = None
@@ -42,6 +43,8 @@ class ClassifierLoader:
     def __call__(self):
         registry = Registry(self.root)
         path, floor = registry.active_path(), registry.floor()
+        if self.floor is not None:  # given for this crawl (`crawl --topic-floor`)
+            floor = self.floor
         if not path.exists():
             return None
         key = (path, path.stat().st_mtime_ns, floor)  # another model chosen, or another floor: reload
@@ -119,11 +122,13 @@ class CrawlHandle:
 def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = None,
                 on_event: Callable[[CrawlEvent], None] | None = None, *, classifier=AUTO,
                 skip_hidden_topics: bool = False, image_cache_limit: int = 0,
-                periodic: bool = False, log: Callable[[str], None] | None = None, renderer=None) -> CrawlHandle:
+                periodic: bool = False, log: Callable[[str], None] | None = None, renderer=None,
+                topic_floor: float | None = None) -> CrawlHandle:
     """Set a crawl up (see the module's note). ``classifier``: AUTO, a model, a loader
     (the crawl calls it in a thread of its own while it starts) or None. ``log`` gets the set-up's messages
     (default: ``on_event`` log events). A periodic crawl records no run of its own. ``renderer``: a render
-    pool (``ui.render_pool.RenderPool``) for profiles marked "render"."""
+    pool (``ui.render_pool.RenderPool``) for profiles marked "render". ``topic_floor``: with AUTO, the
+    confidence under which an article gets no topic (None: the floor the user chose, else the model's own)."""
     options = options or CrawlOptions()
     if log is None:
         def log(message: str) -> None:
@@ -152,8 +157,9 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
         registry = Registry(store.root)
         path = registry.active_path()
         if path.is_file():  # loaded by the crawl in the background while the first pages are fetched
-            log(f"classifying with {registry.get(registry.active_id()).name}: {path}")
-            classifier = ClassifierLoader(store.root)
+            log(f"classifying with {registry.get(registry.active_id()).name}: {path}"
+                + ("" if topic_floor is None else f", confidence floor {topic_floor:g}"))
+            classifier = ClassifierLoader(store.root, topic_floor)
         else:
             log("no topic model found: crawling without a classifier (articles get their section's topic)")
             classifier = None

@@ -1,0 +1,160 @@
+"""Two topic models side by side on VNTC, every article given its best topic (a measurement).
+
+    python benchmarks/bench_topic_models.py [--model NEW.npz] [--anchor OLD.npz ...] [--data ../shared/data]
+                                            [--cache DIR] [--json OUT]
+
+``--model`` defaults to this checkout's bundled model, ``--anchor`` to none (e.g. the previous bundled
+model: ``git show main:resources/model/topic.npz > old.npz``). For each model, in one process:
+
+* accuracy, macro-F1 and every class's recall on the full VNTC test set de-duplicated against train
+  (duplicates inside the test set and every test text also in train removed, as ``train`` does),
+  and on the test set as given (the published protocol: 50,373 documents);
+* the confusions that cost most (true -> predicted, on the de-duplicated set);
+* the file's size, the training time its card records, and ``predict_many`` throughput in batches of
+  64 (the crawl pipeline's batch) over the test articles, CPU time of this process, one thread.
+
+Neither model is tuned on these figures: the model's settings were chosen on a held-out part of train.
+The library versions are printed with the table.
+
+Last run (2 cores shared, Python 3.11.7, NumPy 2.4.6, scikit-learn 1.9.1 for training; new = the bundled
+model retrained with the floor table, anchor = the model bundled before, same features):
+
+                                       new      anchor
+  accuracy, de-duplicated test      93.58%      93.58%   (47,001 articles)
+  accuracy, original split          93.36%      93.37%   (50,373 articles)
+  macro-F1, de-duplicated           0.9200      0.9201
+  lowest class recall (Doi song)     0.703       0.694   (Doi song -> Van hoa: 223 / 222)
+  predict_many, articles/s CPU       3,821       3,884   (batches of 64, VNTC articles)
+  model file                        2.8 MB      2.8 MB
+  training (card; new: two fits)     115 s        38 s   (`train` wall clock 175 s with reading and scoring)
+
+What was tried on a held-out 20% of VNTC's train (6,741 documents, fitted on the other 26,968; TF-IDF
+sublinear, l2, class_weight balanced unless said), accuracy with every article given its best topic:
+
+  syllable uni+bigrams, 60,000 features, C 20 (the shipped settings)      92.83%
+  ... class_weight None                                                    92.89%
+  all 501,276 uni+bigrams seen twice, C 20 / C 50                          92.70% / 92.97%
+  uni+bi+trigrams, 1,522,564 features, C 20                                92.55%
+  NB-weighted features (NBSVM, Wang & Manning 2012), one-vs-rest, C 0.1    92.18% (with trigrams 92.20%)
+  NB-LR (log-count ratio x binary features, liblinear), C 1                92.39%
+  multinomial NB, uni / +bi / +trigrams (a per-class n-gram model)         87.3% / 90.1% / 90.5%
+  MaxEnt (all uni+bigrams, C 50) + that n-gram model, log-linear mix       92.85% .. 90.83% (weight 0.02 .. 0.5)
+  + the first phrase's (headline's) terms as terms of their own, 60k       92.94%; IDF x2: 93.06%; C 50: 93.10%
+
+The last (the best on held-out, +0.27) scored 93.41% de-duplicated / 93.20% as given on the test set, below
+the shipped settings (93.58% / 93.36%): within the held-out's noise (~18 documents), and not kept. The held-out
+part of train and the test set differ: train is 58% vnexpress, test 80%; "Doi song" is confused with
+"Van hoa" 8 times in 631 held-out documents, 223 times in 1,877 test ones. The MaxEnt probabilities are
+calibrated already (all uni+bigrams, C 50: expected calibration error 0.010 on held-out; no temperature
+from 0.6 to 1.5 lowers it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import numpy as np  # noqa: E402
+
+from xnews_gui.classify import TopicClassifier, corpus, metrics  # noqa: E402
+
+DEFAULT_DATA = REPO / ".." / "shared" / "data"
+
+
+def best_labels(model: TopicClassifier, docs, batch: int = 64) -> tuple[list[str], float]:
+    """Every document's best topic (no guard, no floor) and the CPU seconds it took."""
+    labels, cpu = [], time.process_time()
+    for i in range(0, len(docs), batch):
+        labels += [p.label for p in model.predict_many([d.text for d in docs[i:i + batch]], guard=False)]
+    return labels, time.process_time() - cpu
+
+
+def scores(truth, predicted, labels) -> dict:
+    r = metrics.report(truth, predicted, labels)
+    worst = sorted(((int(r.matrix[i, j]), labels[i], labels[j]) for i in range(len(labels))
+                    for j in range(len(labels)) if i != j), reverse=True)[:5]
+    return {"documents": r.total, "accuracy": round(r.accuracy, 4), "macro_f1": round(r.macro["f1"], 4),
+            "recall": {c.label: round(c.recall, 4) for c in r.per_class},
+            "min_recall": round(min(c.recall for c in r.per_class), 4),
+            "top_confusions": [f"{a} -> {b}: {n}" for n, a, b in worst]}
+
+
+def measure(path: Path, dedup, original) -> dict:
+    cpu = time.process_time()
+    model = TopicClassifier.load(path)
+    load_ms = (time.process_time() - cpu) * 1000
+    labels = model.labels
+    predicted, seconds = best_labels(model, dedup)
+    out = {"file": str(path), "megabytes": round(path.stat().st_size / 1e6, 2), "load_ms_cpu": round(load_ms),
+           "model": model.card.get("model"), "features": model.card.get("features"),
+           "train_seconds": model.card.get("train_seconds"), "versions": model.card.get("versions"),
+           "deduplicated": scores([d.label for d in dedup], predicted, labels),
+           "articles_per_s_cpu": round(len(dedup) / seconds)}
+    predicted, _ = best_labels(model, original)
+    out["original_split"] = scores([d.label for d in original], predicted, labels)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=REPO / "resources" / "model" / "topic.npz")
+    parser.add_argument("--anchor", type=Path, action="append", default=[],
+                        help="a model to compare with (e.g. the previous bundled one); may be repeated")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--cache", type=Path, help="where to unpack the archives")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    root = args.data / "vntc"
+    if not root.is_dir():
+        print(f"no VNTC at {root}", file=sys.stderr)
+        return 2
+    train_dir, test_dir = corpus.find_splits(root, args.cache)
+    data = corpus.build(corpus.load_folder(train_dir), corpus.load_folder(test_dir), source="VNTC 10 topics")
+    print(f"VNTC: {len(data.train)} train documents, {len(data.test)} test documents de-duplicated against "
+          f"train, {len(data.original_test)} as given", flush=True)
+    import sklearn
+
+    result = {"versions": {"python": platform.python_version(), "numpy": np.__version__,
+                           "scikit-learn (training only)": sklearn.__version__},
+              "training_set": data.description}
+    runs = [("new", args.model)] + [(f"anchor{i or ''}", path) for i, path in enumerate(args.anchor)]
+    for name, path in runs:
+        result[name] = measure(path, data.test, data.original_test)
+        print(f"[{name}] {json.dumps(result[name], ensure_ascii=False)}", flush=True)
+    print(table(result, [name for name, _ in runs]))
+    if args.json:
+        args.json.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def table(result: dict, names: list[str]) -> str:
+    rows = [("accuracy, de-duplicated test", lambda r: f"{r['deduplicated']['accuracy']:.2%}"),
+            ("accuracy, original split", lambda r: f"{r['original_split']['accuracy']:.2%}"),
+            ("macro-F1, de-duplicated", lambda r: f"{r['deduplicated']['macro_f1']:.4f}"),
+            ("macro-F1, original split", lambda r: f"{r['original_split']['macro_f1']:.4f}"),
+            ("lowest class recall (de-dup.)", lambda r: f"{r['deduplicated']['min_recall']:.3f}"),
+            ("predict_many, articles/s CPU", lambda r: f"{r['articles_per_s_cpu']:,}"),
+            ("model file, MB", lambda r: f"{r['megabytes']:.1f}"),
+            ("training, s (card)", lambda r: f"{r['train_seconds']}")]
+    lines = [f"{'':32s}" + "".join(f"{n:>14s}" for n in names)]
+    lines += [f"{title:32s}" + "".join(f"{fmt(result[n]):>14s}" for n in names) for title, fmt in rows]
+    labels = list(result[names[0]]["deduplicated"]["recall"])
+    lines.append("recall per class (de-duplicated test):")
+    lines += [f"  {label:30s}" + "".join(f"{result[n]['deduplicated']['recall'][label]:14.3f}" for n in names)
+              for label in labels]
+    for n in names:
+        lines.append(f"[{n}] top confusions: " + "; ".join(result[n]["deduplicated"]["top_confusions"]))
+    lines.append("versions: " + json.dumps(result["versions"]))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
