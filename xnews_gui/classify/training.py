@@ -13,7 +13,6 @@ None when no document is labelled). Keys are only ever added; readers ignore tho
 
 from __future__ import annotations
 
-import platform
 import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -22,6 +21,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..core.text import Analyzer, segmenter_available
+from ..core.versions import library_versions
 from . import metrics
 from .corpus import Doc, TrainingSet, stratified_split, text_key
 from .model import FORMAT_VERSION, TopicClassifier
@@ -127,7 +127,7 @@ def train(data: TrainingSet, config: TrainConfig | None = None, progress: Progre
         "training_set": data.description,
         "train_seconds": round(train_seconds, 1),
         "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
-        "versions": library_versions(),
+        "versions": card_versions(),
     }
     if command:
         card["command"] = command
@@ -237,8 +237,6 @@ def confidence_floors(confidences: Sequence[float], correct: Sequence[bool], on:
     return {**entry, "on": on, "table": floor_table(confidences, correct, sorted({*FLOOR_TABLE, floor}))}
 
 
-def library_versions() -> dict:
-    import sklearn
-
-    return {"python": platform.python_version(), "scikit-learn": sklearn.__version__,
-            "numpy": np.__version__, "xnews_model_format": FORMAT_VERSION}
+def card_versions() -> dict:
+    """What the model was made with: the libraries that shape XNews's outputs and the model format."""
+    return {**library_versions(), "xnews_model_format": FORMAT_VERSION}
