@@ -47,7 +47,8 @@ def register(subparsers) -> None:
     p.add_argument("--skip-hidden-topics", action="store_true",
                    help="don't store articles of topics marked 'not interested' (they are remembered as seen)")
     p.add_argument("--render-pages", type=render_pages, default=2,
-                   help="offscreen browser pages rendering a 'render' profile's pages (1-4, default 2)")
+                   help="offscreen browser pages rendering a 'render' profile's pages or loading more on its list "
+                        "pages (1-4, default 2)")
     p.set_defaults(func=cmd_crawl, needs_db=True)
 
 
@@ -73,7 +74,7 @@ def cmd_crawl(args) -> int:
         print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)
 
     try:
-        if profile.render is not None:  # pages that need JavaScript: Qt offscreen (every pass of --periodic)
+        if profile.needs_browser:  # pages that need JavaScript: Qt offscreen (every pass of --periodic)
             from ..ui.render_run import run_with_render_pool
 
             handle = None
@@ -150,6 +151,9 @@ def _print_summary(s: dict) -> None:
     fill = ", ".join(f"{f} {r:.0%}" for f, r in s["fill_rate"].items() if r is not None)
     if fill:
         print(f"  field fill rate: {fill}")
+    if s.get("loaded_more_pages"):
+        print(f"  loaded more on {s['loaded_more_pages']} list page(s): {s['loaded_more']} click(s) or scroll(s) "
+              f"brought new links" + (f", {s['more_at_limit']} stopped at a limit" if s.get("more_at_limit") else ""))
     for warning in s.get("warnings", []):
         print(f"  WARNING: {warning}")
     if s.get("fallbacks"):

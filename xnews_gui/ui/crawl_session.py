@@ -123,7 +123,7 @@ class CrawlSession(QObject):
         if self._finished_process is not None:
             self._finished_process.deleteLater()
             self._finished_process = None
-        program, args, env = child_command(MODULE if self.profile.render is None else RENDER_MODULE)
+        program, args, env = child_command(RENDER_MODULE if self.profile.needs_browser else MODULE)
         environment = QProcessEnvironment.systemEnvironment()
         for key, value in env.items():
             environment.insert(key, value)

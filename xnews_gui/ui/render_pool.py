@@ -10,6 +10,9 @@ recycled after ``recycle_after`` loads (Chromium pages grow); each job has a tim
 the page is stopped and recycled and the job fails. The crawler sees only the ``render`` and
 ``use_cookies`` methods (``xnews_gui.crawl.render.Renderer``): the core stays Qt-free.
 
+``load_more(url, more, count)`` (any thread): a list page whose "Xem thêm" button is clicked, or which
+is scrolled, while new article links come (``load_more_run``).
+
 ``use_cookies(jar)`` (any thread): the profile's kept cookies (a login, a consent click) go into the
 pages' cookie store before the next load, so rendered pages are fetched logged in, as fetched ones are.
 """
@@ -25,6 +28,7 @@ from PySide6.QtWebEngineCore import (QWebEnginePage, QWebEngineProfile, QWebEngi
 
 from ..crawl.render import RenderError
 from . import qt_cookies
+from .load_more_run import LoadMore
 
 _RT = QWebEngineUrlRequestInfo.ResourceType
 BLOCKED_TYPES = frozenset({_RT.ResourceTypeImage, _RT.ResourceTypeFontResource, _RT.ResourceTypeMedia,
@@ -58,10 +62,12 @@ class _Blocker(QWebEngineUrlRequestInterceptor):
 
 
 class _Job:
-    def __init__(self, url: str, wait_for: str, timeout_s: float):
+    def __init__(self, url: str, wait_for: str, timeout_s: float, more=None, count: str = ""):
         self.url, self.wait_for, self.timeout_s = url, wait_for, timeout_s
+        self.more, self.count = more, count  # a list page that loads more (core.profile_settings.MoreSettings)
         self.html = ""
         self.error = ""
+        self.result = None  # core.load_more.MoreResult of a load-more job
         self.done = threading.Event()
 
 
@@ -93,6 +99,7 @@ class _Slot(QObject):
         self.poll = QTimer(self, interval=_POLL_MS, singleShot=True)
         self.poll.timeout.connect(self._check_ready)
         self.waited = 0
+        self.loader: LoadMore | None = None
 
     def _new_page(self) -> QWebEnginePage:
         page = _RenderPage(self.pool.profile, self)
@@ -133,6 +140,11 @@ class _Slot(QObject):
         if not found:
             self.poll.start()  # single shot: one question in flight at a time
             return
+        if job.more is not None:
+            self.loader = LoadMore(self.page, job, lambda html, error, result, job=job: self._loaded_more(job, html,
+                                                                                                          error, result))
+            self.loader.start()
+            return
         self.page.runJavaScript("'<!DOCTYPE html>' + document.documentElement.outerHTML", 0,
                                 lambda html, job=job: self._html(job, html))
 
@@ -144,6 +156,12 @@ class _Slot(QObject):
             return
         self._finish(html=html)
 
+    def _loaded_more(self, job: _Job, html: str, error: str, result) -> None:
+        if job is not self.job:
+            return
+        job.result = result
+        self._finish(html=html, error=error)
+
     def _too_slow(self) -> None:
         if self.job is None:
             return
@@ -154,6 +172,10 @@ class _Slot(QObject):
 
     def _finish(self, html: str = "", error: str = "") -> None:
         job, self.job = self.job, None
+        if self.loader is not None:
+            self.loader.stop()
+            self.loader.deleteLater()
+            self.loader = None
         self.poll.stop()
         self.deadline.stop()
         if job is not None:
@@ -226,6 +248,22 @@ class RenderPool(QObject):
             raise RenderError(job.error)
         return job.html
 
+    def load_more(self, url: str, more, count: str, timeout_s: float | None = None):
+        """The list page at ``url`` after loading more (``core.load_more.MoreResult``): its "Xem thêm"
+        button clicked or the page scrolled while new ``count`` matches (article links) come, within
+        ``more``'s limits. Blocks, as ``render`` does; RenderError when the page cannot be had."""
+        if threading.current_thread() is threading.main_thread() and self.thread().isCurrentThread():
+            raise RuntimeError("RenderPool.load_more blocks: call it from a worker thread")
+        if self._closed:
+            raise RenderError("the render pool is closed")
+        job = _Job(url, "body", (timeout_s or self.timeout_s) + more.max_seconds + more.settle_s, more, count)
+        self._submit.emit(job)
+        if not job.done.wait(job.timeout_s + 30):
+            raise RenderError(f"no answer from the render pool for {url}")
+        if job.error or job.result is None:
+            raise RenderError(job.error or f"{url}: nothing came back from loading more")
+        return job.result
+
     def use_cookies(self, jar) -> None:
         """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""
         with self._cookie_lock:
@@ -250,6 +288,8 @@ class RenderPool(QObject):
                 slot.job.error = "the render pool closed"
                 slot.job.done.set()
                 slot.job = None
+            if slot.loader is not None:
+                slot.loader.stop()
             slot.poll.stop()
             slot.deadline.stop()
             slot.page.deleteLater()
