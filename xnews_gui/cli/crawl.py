@@ -122,7 +122,7 @@ class _Printer:
         self._lock = threading.Lock()
 
     def __call__(self, event) -> None:
-        if self.quiet:
+        if self.quiet and event.kind != "watch":  # a watch's match is printed even then: it was asked for
             return
         data = event.data
         with self._lock:
@@ -137,6 +137,9 @@ class _Printer:
                 print(f"  ! {data['kind']}: {data['url']} {data['message']}", flush=True)
             elif event.kind == "log":
                 print(f"  {data['message']}", flush=True)
+            elif event.kind == "watch":
+                print(f"  \u2605 watch {data['watch']!r}: article {data['id']} {data.get('title', '')} "
+                      f"{data.get('url', '')}".rstrip(), flush=True)
 
 
 def _print_summary(s: dict) -> None:

@@ -24,8 +24,10 @@ from .model_registry import Registry
 from ..paths import models_dir
 from ..store import Store
 from ..store.sink import StoreSink
+from .watches import WatchOutlet
 
 AUTO = "auto"  # classifier=AUTO: the data folder's topic model, when one loads
+WEBHOOK_WAIT_S = 15.0  # at a crawl's end, for the webhooks still being sent (the rest go with the next crawl)
 
 
 class ClassifierLoader:
@@ -70,9 +72,10 @@ def forget_state(store: Store, profile_name: str) -> None:
 class CrawlHandle:
     """One started crawl (or periodic re-crawl): run it, stop, pause, resume."""
 
-    def __init__(self, store: Store, sink: StoreSink, runner, periodic: bool):
+    def __init__(self, store: Store, sink: StoreSink, runner, periodic: bool, outlet: WatchOutlet | None = None):
         self.store = store
         self.sink = sink
+        self.outlet = outlet  # the watches' feeds and webhooks, closed when the crawl ends
         self.runner = runner  # a Crawler, or a PeriodicCrawler
         self.periodic = periodic
         self.summary: dict | None = None
@@ -89,7 +92,10 @@ class CrawlHandle:
         """Crawl until done or stopped; the run record says how it ended. Raises CrawlBusy when the
         profile is already being crawled (the record says 'refused')."""
         if self.periodic:
-            passes = self.runner.run_forever()
+            try:
+                passes = self.runner.run_forever()
+            finally:
+                self._close_outlet()
             self.summary = dict(passes[-1]) if passes else {"status": "stopped"}
             return self.summary
         summary = None
@@ -104,7 +110,14 @@ class CrawlHandle:
         finally:
             self.summary = summary
             self.sink.finish_run(summary)
+            self._close_outlet()
+        if self.outlet is not None and (self.outlet.sent or self.outlet.failed):
+            summary["webhooks_sent"], summary["webhooks_failed"] = self.outlet.sent, self.outlet.failed
         return summary
+
+    def _close_outlet(self) -> None:
+        if self.outlet is not None:
+            self.outlet.close(WEBHOOK_WAIT_S)
 
     def stop(self) -> None:
         self.runner.stop()
@@ -160,15 +173,16 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
     # a loader (a callable without predict) is run by the crawl itself, off the critical path; an
     # unusable model is reported there and the crawl goes on without
     skip = store.hidden_categories() if skip_hidden_topics else ()
-    sink = StoreSink(store, profile.name, skip_categories=skip)
+    outlet = WatchOutlet(store, on_event, user_agent=options.agent())  # a watch made during the crawl counts too
+    sink = StoreSink(store, profile.name, skip_categories=skip, on_watch=outlet)
     if periodic:
         runner = PeriodicCrawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
                                  on_event=on_event, renderer=renderer)
-        return CrawlHandle(store, sink, runner, periodic=True)
+        return CrawlHandle(store, sink, runner, periodic=True, outlet=outlet)
     sink.start_run()
     runner = Crawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
                      on_event=on_event, renderer=renderer)
-    return CrawlHandle(store, sink, runner, periodic=False)
+    return CrawlHandle(store, sink, runner, periodic=False, outlet=outlet)
 
 
 def run_in_thread(handle: CrawlHandle, poll_s: float = 0.2, on_interrupt: Callable[[], None] = lambda: None):
