@@ -124,7 +124,11 @@ class Crawler:
         self.state = CrawlState(self.state_path)
         self.downloader = Downloader(opts, domains=self.profile.allowed_domains, concurrency=self.concurrency,
                                      delay_s=self.delay_s, stop=control.stop_event, on_error=self._error,
-                                     on_log=lambda message: self._emit("log", {"message": message}))
+                                     on_log=lambda message: self._emit("log", {"message": message}),
+                                     on_warning=self._warn)
+        if self.downloader.proxies is not None and self.renderer is not None:
+            self.downloader.proxies.on_change = self.renderer.use_proxy  # rendered pages follow the rotation
+            self.renderer.use_proxy(self.downloader.proxies.current())
         control.interrupt = self.downloader.interrupt
         model = ModelSource(self.classifier, on_error=lambda message: self._emit("log", {"message": message}))
         self.parser = PageParser(self.profile, self.options, self.strategy, model, on_error=self._error,

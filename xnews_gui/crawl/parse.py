@@ -63,7 +63,8 @@ class PageParser:
         else:
             doc = parse_page(text, utf8, url)
         if self.profile.more is not None and applies(self.profile.more, url, doc):
-            doc = self.loaded_more(url) or doc
+            loaded = self.loaded_more(url)
+            doc = doc if loaded is None else loaded
         score = 1.0
         expand = True
         if self.strategy in ("best_first", "focused"):

@@ -41,6 +41,9 @@ class Renderer(Protocol):
     def use_cookies(self, jar) -> None:
         """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""
 
+    def use_proxy(self, url: str) -> None:
+        """Load the pages rendered from now on through this proxy (``crawl.proxies``; "" for none)."""
+
 
 def embedded_article(text: str) -> dict | None:
     """{"title", "body", "summary", "author", "date", "image"} from the page's embedded JSON, or None."""

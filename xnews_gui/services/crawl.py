@@ -19,6 +19,7 @@ from ..core.profile import Profile
 from ..crawl.cookies import CookieError, CookieFile, cookies_path
 from ..crawl.engine import CrawlEvent, CrawlOptions, Crawler
 from ..crawl.periodic import PeriodicCrawler
+from ..crawl.proxies import ProxyConfig, ProxyError, mask
 from ..crawl.state import CrawlBusy
 from .model_registry import Registry
 from ..paths import models_dir
@@ -91,6 +92,8 @@ class CrawlHandle:
     def run(self) -> dict:
         """Crawl until done or stopped; the run record says how it ended. Raises CrawlBusy when the
         profile is already being crawled (the record says 'refused')."""
+        if self.outlet is not None:
+            self.outlet.start()
         if self.periodic:
             try:
                 passes = self.runner.run_forever()
@@ -152,6 +155,19 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
             if len(jar):
                 options = replace(options, cookies=jar)
                 log(f"sending the profile's cookies: {jar.summary()}")
+    if not options.proxies:
+        try:
+            urls, where = ProxyConfig.load(store.root).for_profile(profile.name)
+        except (ProxyError, OSError) as exc:
+            raise ProxyError(f"the proxies cannot be read ({exc}): fix or delete the file, or clear them "
+                             "(xnews proxies clear)") from None
+        if urls:
+            options = replace(options, proxies=tuple(urls))
+            log(f"crawling through {len(urls)} prox{'ies' if len(urls) > 1 else 'y'} "
+                f"({'the profile' + chr(39) + 's own' if where == 'profile' else 'set for all crawls'}): "
+                + ", ".join(mask(u) for u in urls))
+    if renderer is not None and options.proxies:
+        renderer.use_proxy(options.proxies[0])  # set before its first page (the engine rotates from there)
     if renderer is not None and options.cookies is not None:
         renderer.use_cookies(options.cookies)  # rendered pages are fetched logged in too
     if options.fetch_images and image_cache_limit and store.image_cache_bytes() >= image_cache_limit:

@@ -77,9 +77,11 @@ class WatchOutlet:
         self._queued: set[int] = set()
         self._closing = False
         self._deadline = 0.0
-        self._thread = threading.Thread(target=self._run, name="xnews-watch-outlet", daemon=True)
-        self._thread.start()
-        for hit_id, url, tries in store.pending_webhooks():  # left by an earlier crawl (stopped, killed)
+        self._thread: threading.Thread | None = None  # started with the first work: most crawls match nothing
+
+    def start(self) -> None:
+        """When the crawl starts: the webhooks an earlier crawl left unsent (stopped, killed) go now."""
+        for hit_id, url, tries in self.store.pending_webhooks():
             self._post_later(hit_id, tries, url)
 
     def __call__(self, hits) -> None:
@@ -90,7 +92,7 @@ class WatchOutlet:
         with self._cond:
             for hit in hits:
                 self._feeds.add(hit.watch)
-            self._cond.notify()
+            self._working()
         for hit in hits:
             if hit.webhook:
                 url = urls.get(hit.watch)
@@ -106,7 +108,9 @@ class WatchOutlet:
             self._closing = True
             self._deadline = time.monotonic() + wait_s
             self._cond.notify()
-        self._thread.join(wait_s + self.post_timeout_s + 5)
+            thread = self._thread
+        if thread is not None:
+            thread.join(wait_s + self.post_timeout_s + 5)
 
     # --- the outlet's thread ------------------------------------------------------------------------
     def _post_later(self, hit_id: int, tries: int, url: str) -> None:
@@ -115,7 +119,14 @@ class WatchOutlet:
                 return
             self._queued.add(hit_id)
             heapq.heappush(self._posts, (time.monotonic() + self._backoff(tries), hit_id, tries, url))
-            self._cond.notify()
+            self._working()
+
+    def _working(self) -> None:
+        """Under the lock: wake the outlet's thread, or start it."""
+        if self._thread is None and not self._closing:
+            self._thread = threading.Thread(target=self._run, name="xnews-watch-outlet", daemon=True)
+            self._thread.start()
+        self._cond.notify()
 
     def _backoff(self, tries: int) -> float:
         return self.backoff_s[min(tries, len(self.backoff_s) - 1)]

@@ -22,7 +22,10 @@ from __future__ import annotations
 import threading
 from collections import deque
 
+from urllib.parse import unquote, urlsplit
+
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtNetwork import QNetworkProxy
 from PySide6.QtWebEngineCore import (QWebEnginePage, QWebEngineProfile, QWebEngineSettings,
                                      QWebEngineUrlRequestInfo, QWebEngineUrlRequestInterceptor)
 
@@ -35,6 +38,7 @@ BLOCKED_TYPES = frozenset({_RT.ResourceTypeImage, _RT.ResourceTypeFontResource, 
                            _RT.ResourceTypeObject, _RT.ResourceTypeFavicon, _RT.ResourceTypePluginResource,
                            _RT.ResourceTypeSubFrame, _RT.ResourceTypePing, _RT.ResourceTypeCspReport})
 _POLL_MS = 50
+PROXY_SETTLE_MS = 2000  # after Qt's application proxy changes mid-crawl: Chromium cuts the loads in flight
 # Chromium slows the timers of pages nobody looks at to one a second: a rendering page is looked at
 UNTHROTTLED_FLAGS = ("--disable-background-timer-throttling", "--disable-renderer-backgrounding",
                      "--disable-backgrounding-occluded-windows")
@@ -99,25 +103,40 @@ class _Slot(QObject):
         self.poll = QTimer(self, interval=_POLL_MS, singleShot=True)
         self.poll.timeout.connect(self._check_ready)
         self.waited = 0
+        self.loading = False
         self.loader: LoadMore | None = None
 
     def _new_page(self) -> QWebEnginePage:
         page = _RenderPage(self.pool.profile, self)
         page.loadFinished.connect(self._loaded)
+        page.proxyAuthenticationRequired.connect(self.pool._proxy_login)
         page.setVisible(True)  # a hidden page's timers are throttled to one a second by Chromium
         return page
 
     def start(self, job: _Job) -> None:
         self.job = job
+        self.loading = False  # until its load is asked for: a signal of nothing we asked is not its answer
         self.waited = 0
         self.loads += 1
         self.pool._set_cookies()  # queued in the store before the load, so the load carries them
+        changed = self.pool._set_proxy()
+        if self.pool.proxy_error:
+            self._finish(error=self.pool.proxy_error)
+            return
         self.deadline.start(int(job.timeout_s * 1000))
-        self.page.load(QUrl(job.url))
+        if changed:  # the web engine takes a new proxy in a while, not for a load asked at once
+            QTimer.singleShot(PROXY_SETTLE_MS, self, lambda job=job: self._load(job))
+        else:
+            self._load(job)
+
+    def _load(self, job: _Job) -> None:
+        if job is self.job:
+            self.loading = True
+            self.page.load(QUrl(job.url))
 
     def _loaded(self, ok: bool) -> None:
         job = self.job
-        if job is None or self.poll.isActive() or self.waited:
+        if job is None or not self.loading or self.poll.isActive() or self.waited:
             return  # a late signal of an earlier load
         if not ok:
             self._finish(error=f"the page did not load: {job.url}")
@@ -227,6 +246,9 @@ class RenderPool(QObject):
         self._cookie_lock = threading.Lock()
         self._pending_cookies = None  # a CookieFile not yet in the cookie store
         self.cookies_set = 0
+        self.proxy_error = ""  # why pages cannot be rendered through the proxy the crawl uses
+        self._proxy_url = ""
+        self._pending_proxy: str | None = None
         self._submit.connect(self._enqueue, Qt.ConnectionType.QueuedConnection)
 
     @property
@@ -263,6 +285,34 @@ class RenderPool(QObject):
         if job.error or job.result is None:
             raise RenderError(job.error or f"{url}: nothing came back from loading more")
         return job.result
+
+    def use_proxy(self, url: str) -> None:
+        """Load the pages from now on through this proxy (http(s) or SOCKS5; "" for none): Qt's application
+        proxy, which the web engine reads for each new request; an HTTP proxy's password is given when it
+        asks. Chromium cannot log in to a SOCKS5 proxy: with one that has a password, pages are not
+        rendered (RenderError says why) rather than loaded around the proxy."""
+        self.proxy_error = proxy_problem(url)
+        with self._cookie_lock:
+            self._pending_proxy = url  # set in the Qt thread before the next load (the web engine reads it there)
+        if self.thread().isCurrentThread():
+            self._set_proxy()  # before the first load (a crawl's set-up): nothing in flight, nothing to wait for
+
+    def _set_proxy(self) -> bool:
+        """Whether the proxy changed (the next load waits for the web engine to take it)."""
+        with self._cookie_lock:
+            url, self._pending_proxy = self._pending_proxy, None
+        if url is None or url == self._proxy_url:
+            return False
+        self._proxy_url = url
+        QNetworkProxy.setApplicationProxy(qt_proxy(url) if url and not self.proxy_error else
+                                          QNetworkProxy(QNetworkProxy.ProxyType.NoProxy))
+        return True
+
+    def _proxy_login(self, _url, authenticator, _host) -> None:
+        parts = urlsplit(self._proxy_url)
+        if parts.username:
+            authenticator.setUser(unquote(parts.username))
+            authenticator.setPassword(unquote(parts.password or ""))
 
     def use_cookies(self, jar) -> None:
         """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""
@@ -314,6 +364,23 @@ class RenderPool(QObject):
     def _pump(self) -> None:
         while self._free and self._jobs:
             self._free.pop().start(self._jobs.popleft())
+
+
+def proxy_problem(url: str) -> str:
+    """"" when the web engine can go through this proxy, else why not."""
+    parts = urlsplit(url) if url else None
+    if parts is not None and parts.scheme.startswith("socks") and parts.username:
+        return ("the render pool cannot go through a SOCKS5 proxy with a password (the web engine has no SOCKS "
+                "log-in): use an HTTP proxy or a SOCKS5 proxy without one for pages that need JavaScript")
+    return ""
+
+
+def qt_proxy(url: str) -> QNetworkProxy:
+    parts = urlsplit(url)
+    kind = QNetworkProxy.ProxyType.Socks5Proxy if parts.scheme.startswith("socks") else \
+        QNetworkProxy.ProxyType.HttpProxy
+    return QNetworkProxy(kind, parts.hostname or "", parts.port or 0, unquote(parts.username or ""),
+                         unquote(parts.password or ""))
 
 
 def _js_string(text: str) -> str:
