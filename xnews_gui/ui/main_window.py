@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
         self.crawl.start_demo()
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(Preferences.load(), str(self.data_dir), self)
+        dialog = SettingsDialog(Preferences.load(), str(self.data_dir), self, profiles=self.store.profile_names())
         if dialog.exec():
             dialog.preferences().save()
             self.statusBar().showMessage("Settings saved; crawls started from now on use them.", 6000)
