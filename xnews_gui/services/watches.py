@@ -34,6 +34,7 @@ from ..export import ExportError, export_articles
 log = logging.getLogger(__name__)
 
 FEED_ENTRIES = 50
+FEED_EVERY_S = 5.0  # a watch's feed is written at most this often during a crawl (and at its end)
 POST_TIMEOUT_S = 10.0
 BACKOFF_S = (0.0, 1.0, 2.0, 4.0, 8.0)  # before each try of a POST: five tries in all
 _QUEUE_CAP = 10_000
@@ -72,7 +73,8 @@ class WatchOutlet:
         self.post_timeout_s = post_timeout_s
         self.sent = self.failed = 0
         self._cond = threading.Condition()
-        self._feeds: set[str] = set()  # watches whose feed is to be written again
+        self._feeds: dict[str, float] = {}  # watches whose feed is to be written again -> when
+        self._written: dict[str, float] = {}  # watch -> when its feed was last written
         self._posts: list[tuple[float, int, int, str]] = []  # heap of (due, hit id, tries so far, url)
         self._queued: set[int] = set()
         self._closing = False
@@ -90,8 +92,10 @@ class WatchOutlet:
         for hit in hits:
             self.emit(CrawlEvent("watch", hit.to_dict()))
         with self._cond:
+            now = time.monotonic()
             for hit in hits:
-                self._feeds.add(hit.watch)
+                if hit.watch not in self._feeds:  # many batches' matches, one write of the feed
+                    self._feeds[hit.watch] = max(now, self._written.get(hit.watch, -FEED_EVERY_S) + FEED_EVERY_S)
             self._working()
         for hit in hits:
             if hit.webhook:
@@ -155,16 +159,21 @@ class WatchOutlet:
     def _next_job(self):
         """Under the lock: ("feed", name), ("post", (hit id, tries, url)), or None when it is over."""
         while True:
-            if self._feeds:
-                return "feed", self._feeds.pop()
             now = time.monotonic()
+            due = [name for name, when in self._feeds.items() if when <= now or self._closing]
+            if due:
+                del self._feeds[due[0]]
+                self._written[due[0]] = now
+                return "feed", due[0]
             if self._posts and self._posts[0][0] <= now:
                 _, hit_id, tries, url = heapq.heappop(self._posts)
                 self._queued.discard(hit_id)
                 return "post", (hit_id, tries, url)
             if self._closing and (not self._posts or now >= self._deadline):
                 return None
-            wait = self._posts[0][0] - now if self._posts else None
+            times = [self._posts[0][0]] if self._posts else []
+            times += self._feeds.values()
+            wait = min(times) - now if times else None
             if self._closing:
                 wait = self._deadline - now if wait is None else min(wait, self._deadline - now)
             self._cond.wait(wait)

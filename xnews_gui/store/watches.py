@@ -141,13 +141,17 @@ class Watches:
                         "AND rowid BETWEEN ? AND ?)")
                 params += [query, ids[0], ids[-1]]
             found = execute(sql + " ORDER BY a.id", params).fetchall()
+            if not found:
+                continue
             state = "pending" if webhook else ""
-            for article_id, url, title, category, profile in found:
-                cursor = execute("INSERT OR IGNORE INTO watch_hit (watch_id, article_id, at, seen, webhook_state, "
-                                 "webhook_error, webhook_tries) VALUES (?, ?, ?, 0, ?, '', 0)",
-                                 (watch_id, article_id, now, state))
-                if cursor.rowcount == 1:  # never twice for one article
-                    hits.append(Hit(cursor.lastrowid, name, article_id, bool(webhook), url, title, category, profile))
+            # only new articles come here: none has a hit yet; OR IGNORE keeps it so (once per article)
+            self.db.cursor().executemany(
+                "INSERT OR IGNORE INTO watch_hit (watch_id, article_id, at, seen, webhook_state, webhook_error, "
+                "webhook_tries) VALUES (?, ?, ?, 0, ?, '', 0)", [(watch_id, row[0], now, state) for row in found])
+            ids_of = dict(execute(f"SELECT article_id, id FROM watch_hit WHERE watch_id = ? AND article_id IN "
+                                  f"({','.join('?' * len(found))})", [watch_id, *(row[0] for row in found)]).fetchall())
+            hits += [Hit(ids_of[a], name, a, bool(webhook), url, title, category, profile)
+                     for a, url, title, category, profile in found if a in ids_of]
         return hits
 
     # --- the watch's list and its news ------------------------------------------------------------
