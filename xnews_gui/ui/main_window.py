@@ -43,10 +43,10 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(widget, icons.named(name), label)
         self.setCentralWidget(self.tabs)
         # beside the tabs, on every tab: the watches (the Articles tab shows them), with their news
-        self.watches_button = QToolButton(text="\u2605 Watches", checkable=True, autoRaise=True,
+        self.watches_button = QToolButton(text="\u2605 Watches", autoRaise=True,
                                           toolTip="Your watches: be told when a new article matches your words")
         self.tabs.setCornerWidget(self.watches_button, Qt.Corner.TopRightCorner)
-        self.watches_button.toggled.connect(self._toggle_watches)
+        self.watches_button.clicked.connect(self._toggle_watches)
 
         self.watch_alerts = WatchAlerts(store, self)  # new articles that match a watch: notification and badge
         self.crawl.watchesFired.connect(self.watch_alerts.fired)
@@ -204,16 +204,20 @@ class MainWindow(QMainWindow):
     def _show_badge(self) -> None:
         self._show_counts(self.articles.model.total())
 
-    def _toggle_watches(self, shown: bool) -> None:
-        self.articles.watches.setVisible(shown)
-        if shown:
-            self.articles.watches.refresh()
-            self.show_tab("articles")
+    def _toggle_watches(self) -> None:
+        """The Articles tab with the Watches panel; from there, the panel hidden again."""
+        panel = self.articles.watches
+        if self.tabs.currentWidget() is self.articles and panel.isVisible():
+            panel.hide()
+            return
+        panel.refresh()
+        panel.show()
+        self.show_tab("articles")
 
     def show_watch(self, name: str) -> None:
         """The Articles tab with the watch's own list (a notification was clicked)."""
-        self.watches_button.setChecked(True)
-        self.show_tab("articles")
+        if not (self.tabs.currentWidget() is self.articles and self.articles.watches.isVisible()):
+            self._toggle_watches()
         self.articles.watches.select(name)
 
     # --- geometry and shutdown ------------------------------------------------------------------

@@ -45,11 +45,11 @@ class NewWatchDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet("color: #b3261e;")
         self.error.setWordWrap(True)
-        form = QFormLayout()
-        form.addRow("Name:", self.name)
+        form = QFormLayout()  # the words first: the name follows them unless typed
         form.addRow("Words:", self.words)
         form.addRow("Topic:", self.topic)
         form.addRow("Site:", self.site)
+        form.addRow("Name:", self.name)
         form.addRow("Webhook:", self.webhook)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self._save)
@@ -60,6 +60,7 @@ class NewWatchDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.words.textChanged.connect(self._suggest_name)
+        self.words.setFocus()
         self.resize(520, self.sizeHint().height())
 
     def _suggest_name(self, text: str) -> None:
@@ -104,6 +105,7 @@ class WatchesPanel(QWidget):
         self.list.itemClicked.connect(lambda *_: self._show_selected())  # the selected one again: its news are seen
         self.hits = QListWidget()
         self.hits.setWordWrap(True)
+        self.hits.setAlternatingRowColors(True)  # one article from the next, each on two lines
         self.hits.itemClicked.connect(self._open)
         self.hits.itemActivated.connect(self._open)
         self.feed = QLabel()
