@@ -58,8 +58,10 @@ class ExportError(RuntimeError):
 
 
 def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
-                    *, title: str = "XNews export", image_lookup: ImageLookup | None = None) -> Path:
-    """Write ``articles`` to ``out`` in ``fmt`` (one of FORMATS); returns the path written."""
+                    *, title: str = "XNews export", image_lookup: ImageLookup | None = None,
+                    feed_id: str = "") -> Path:
+    """Write ``articles`` to ``out`` in ``fmt`` (one of FORMATS); returns the path written. ``feed_id``: an
+    Atom feed's id, for a feed written again and again (a watch's: readers know it as one feed)."""
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -86,7 +88,7 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
         elif fmt == "rss":
             _rss(articles, tmp, title)
         elif fmt == "atom":
-            _atom(articles, tmp, title)
+            _atom(articles, tmp, title, feed_id)
         elif fmt == "html":
             _html(articles, tmp, title, image_lookup)
         else:
@@ -231,12 +233,12 @@ def _rss(articles, path: Path, title: str) -> None:
     ET.ElementTree(rss).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def _atom(articles, path: Path, title: str) -> None:
+def _atom(articles, path: Path, title: str, feed_id: str = "") -> None:
     ns = "http://www.w3.org/2005/Atom"
     ET.register_namespace("", ns)
     feed = ET.Element(f"{{{ns}}}feed")
     ET.SubElement(feed, f"{{{ns}}}title").text = title
-    ET.SubElement(feed, f"{{{ns}}}id").text = f"urn:uuid:{uuid.uuid4()}"
+    ET.SubElement(feed, f"{{{ns}}}id").text = feed_id or f"urn:uuid:{uuid.uuid4()}"
     ET.SubElement(feed, f"{{{ns}}}updated").text = datetime.now(timezone.utc).isoformat(timespec="seconds")
     author = ET.SubElement(feed, f"{{{ns}}}author")
     ET.SubElement(author, f"{{{ns}}}name").text = "XNews"

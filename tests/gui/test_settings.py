@@ -46,3 +46,48 @@ def test_settings_name_the_topic_model_in_use(qtbot, data_dir):
     again = SettingsDialog(Preferences.load(), str(data_dir))
     qtbot.addWidget(again)
     assert "confidence floor 0.40, chosen by you" in again.model_line.text()
+
+
+def test_proxies_are_set_in_settings_and_shown_masked(qtbot, store, data_dir, demo_profile):
+    """Typed with the keyboard, OK clicked with the mouse: the proxies file the crawls (and `proxies show`) read;
+    passwords come back as ***, and a line left with its *** keeps the password."""
+    from xnews_gui.crawl.proxies import ProxyConfig
+
+    def open_dialog():
+        dialog = SettingsDialog(Preferences.load(), str(data_dir), profiles=["demo", "other"])
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        return dialog
+
+    def ok(dialog):
+        qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+                         Qt.MouseButton.LeftButton)
+
+    dialog = open_dialog()
+    box = dialog.proxies
+    qtbot.mouseClick(box.everywhere.viewport(), Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(box.everywhere, "http://u:pass1@127.0.0.1:3128")
+    qtbot.keyClick(box.everywhere, Qt.Key.Key_Return)
+    qtbot.keyClicks(box.everywhere, "not-a-proxy")
+    ok(dialog)
+    assert dialog.isVisible() and "not-a-proxy" in box.error.text()  # refused, said, nothing written
+    assert not (data_dir / "proxies.json").exists()
+    for _ in "not-a-proxy":
+        qtbot.keyClick(box.everywhere, Qt.Key.Key_Backspace)
+    qtbot.mouseClick(box.own.viewport(), Qt.MouseButton.LeftButton)  # the first profile: demo
+    qtbot.keyClicks(box.own, "socks5://me:pass2@127.0.0.1:1080")
+    dialog.grab().save(str(data_dir / "settings-proxies.png"))
+    ok(dialog)
+    assert dialog.result() == SettingsDialog.DialogCode.Accepted
+    config = ProxyConfig.load(data_dir)
+    assert config.everywhere == ["http://u:pass1@127.0.0.1:3128"]
+    assert config.for_profile("demo") == (["socks5://me:pass2@127.0.0.1:1080"], "profile")
+    handle = start_crawl(demo_profile, store, CrawlOptions(), classifier=None)  # set up, not run
+    assert handle.runner.options.proxies == ("socks5://me:pass2@127.0.0.1:1080",)
+
+    again = open_dialog()  # shown masked; OK keeps the passwords
+    assert again.proxies.everywhere.toPlainText() == "http://u:***@127.0.0.1:3128"
+    assert again.proxies.own.toPlainText() == "socks5://me:***@127.0.0.1:1080"
+    ok(again)
+    assert ProxyConfig.load(data_dir).everywhere == ["http://u:pass1@127.0.0.1:3128"]

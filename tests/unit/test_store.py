@@ -178,3 +178,29 @@ def test_two_stores_in_one_process_each_write_to_their_own_file(tmp_path):
         assert db.execute("SELECT url FROM article").fetchall() == [("http://a.test/1.htm",)]
     with sqlite3.connect(tmp_path / "two" / "xnews.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM profile_record").fetchone() == (0,)
+
+
+def test_an_older_database_gets_its_watch_tables_and_a_watch_fires_once_per_article(tmp_path):
+    """Schema 6: watches. A schema-4 file migrates; a new article matches once; it is never matched again."""
+    import shutil
+    from pathlib import Path
+
+    from xnews_gui.core.extract import Article as Extracted
+    from xnews_gui.store.sink import StoreSink
+
+    path = tmp_path / "xnews.sqlite3"
+    shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "schema4.sqlite3", path)
+    with Store.open(tmp_path, path=path) as store:
+        store.add_watch("bão", words="bao so")
+        fired = []
+        sink = StoreSink(store, "demo", on_watch=fired.extend)
+        story = Extracted(url="http://example.test/bao-1.htm", title="Bão số 5 đổ bộ", body_text="Bão số 5 vào bờ.",
+                          body_html="<p>Bão số 5 vào bờ.</p>")
+        other = Extracted(url="http://example.test/gia-2.htm", title="Giá xăng", body_text="Giá xăng giảm.",
+                          body_html="<p>Giá xăng giảm.</p>")
+        [(first, created), _] = sink.write_batch([(story, None, None, None), (other, None, None, None)])
+        assert created and [(h.watch, h.article_id, h.title) for h in fired] == [("bão", first, "Bão số 5 đổ bộ")]
+        sink.write_batch([(story, None, None, None)])  # the same article again: known, never a second hit
+        assert len(fired) == 1 and store.watch_hit_counts() == {"bão": 1} and store.unseen_watch_hits() == {"bão": 1}
+        store.mark_watch_seen("bão")
+        assert store.unseen_watch_hits() == {} and [a["id"] for a in store.watch_articles("bão")] == [first]

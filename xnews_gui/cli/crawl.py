@@ -47,7 +47,8 @@ def register(subparsers) -> None:
     p.add_argument("--skip-hidden-topics", action="store_true",
                    help="don't store articles of topics marked 'not interested' (they are remembered as seen)")
     p.add_argument("--render-pages", type=render_pages, default=2,
-                   help="offscreen browser pages rendering a 'render' profile's pages (1-4, default 2)")
+                   help="offscreen browser pages rendering a 'render' profile's pages or loading more on its list "
+                        "pages (1-4, default 2)")
     p.add_argument("--topic-floor", type=floor_argument, metavar="F",
                    help="give an article no topic under this model confidence, 0 to 0.99 (default: the "
                         "model's, from its card; `evaluate MODEL` shows the trade)")
@@ -76,7 +77,7 @@ def cmd_crawl(args) -> int:
         print("stopping... (the crawl resumes where it stopped next time)", file=sys.stderr)
 
     try:
-        if profile.render is not None:  # pages that need JavaScript: Qt offscreen (every pass of --periodic)
+        if profile.needs_browser:  # pages that need JavaScript: Qt offscreen (every pass of --periodic)
             from ..ui.render_run import run_with_render_pool
 
             handle = None
@@ -124,7 +125,7 @@ class _Printer:
         self._lock = threading.Lock()
 
     def __call__(self, event) -> None:
-        if self.quiet:
+        if self.quiet and event.kind != "watch":  # a watch's match is printed even then: it was asked for
             return
         data = event.data
         with self._lock:
@@ -139,6 +140,9 @@ class _Printer:
                 print(f"  ! {data['kind']}: {data['url']} {data['message']}", flush=True)
             elif event.kind == "log":
                 print(f"  {data['message']}", flush=True)
+            elif event.kind == "watch":
+                print(f"  \u2605 watch {data['watch']!r}: article {data['id']} {data.get('title', '')} "
+                      f"{data.get('url', '')}".rstrip(), flush=True)
 
 
 def _print_summary(s: dict) -> None:
@@ -153,6 +157,9 @@ def _print_summary(s: dict) -> None:
     fill = ", ".join(f"{f} {r:.0%}" for f, r in s["fill_rate"].items() if r is not None)
     if fill:
         print(f"  field fill rate: {fill}")
+    if s.get("loaded_more_pages"):
+        print(f"  loaded more on {s['loaded_more_pages']} list page(s): {s['loaded_more']} click(s) or scroll(s) "
+              f"brought new links" + (f", {s['more_at_limit']} stopped at a limit" if s.get("more_at_limit") else ""))
     for warning in s.get("warnings", []):
         print(f"  WARNING: {warning}")
     if s.get("fallbacks"):

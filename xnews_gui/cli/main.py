@@ -10,10 +10,10 @@ from .. import __version__
 from ..core.profile import ProfileError
 from ..core.rules import RuleError
 from ..paths import DataDirError, data_dir, ensure_writable
-from . import articles, classify, cookies, crawl, demo, extract, models, profiles, scale
+from . import articles, classify, cookies, crawl, demo, extract, models, profiles, proxies, scale, watch
 from .common import CliError, describe_os_error
 
-COMMAND_GROUPS = [profiles, extract, articles, demo, crawl, cookies, classify, models, scale]  # in the order --help lists them
+COMMAND_GROUPS = [profiles, extract, articles, watch, demo, crawl, cookies, proxies, classify, models, scale]  # in the order --help lists them
 
 
 class _Parser(argparse.ArgumentParser):

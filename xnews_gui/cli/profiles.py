@@ -58,7 +58,15 @@ def cmd_profiles_list(args) -> int:
 
 
 def cmd_profiles_show(args) -> int:
-    sys.stdout.write(profile_argument(args.name, args.store).to_json())
+    from ..crawl.proxies import ProxyConfig, ProxyError
+    from .proxies import describe
+
+    profile = profile_argument(args.name, args.store)
+    sys.stdout.write(profile.to_json())
+    try:  # on standard error: the output stays the profile's JSON
+        print(f"proxies: {describe(*ProxyConfig.load(args.store.root).for_profile(profile.name))}", file=sys.stderr)
+    except (ProxyError, OSError) as exc:
+        print(f"proxies: cannot be read ({exc}): its crawls are refused until that is fixed", file=sys.stderr)
     return 0
 
 

@@ -2,6 +2,7 @@
 politely and within limits, the way the crawl will (``core.links``), and say what was found.
 
     report = check_coverage(profile, fetch)     # fetch(url) -> html; runs off the GUI thread
+    check_coverage(profile, fetch, load_more=pool_load)   # list pages that load more: load_more(url) -> MoreResult
     report.summary()   # "reaches 7 list pages and 64 article links"
     report.warning()   # "" or what looks wrong (far fewer links than the pages show, ...)
 """
@@ -15,6 +16,7 @@ from typing import Callable
 
 from .extract import extract
 from .links import page_links
+from .load_more import applies
 from .profile import LinkRule, Profile
 from .urls import UrlError, canonical
 
@@ -32,6 +34,8 @@ class Coverage:
     start_is_article: bool = False  # a start page is itself an article (and links to none)
     errors: list = field(default_factory=list)
     has_list_rule: bool = False
+    by_loading_more: int = 0  # article links only loading more (a button, scrolling) reached
+    more_warnings: list = field(default_factory=list)  # list pages still loading more at their limit
 
     @property
     def article_links(self) -> int:
@@ -40,6 +44,8 @@ class Coverage:
     def summary(self) -> str:
         text = (f"reaches {self.list_pages} list page{'s' if self.list_pages != 1 else ''} and "
                 f"{self.article_links} article link{'s' if self.article_links != 1 else ''}")
+        if self.by_loading_more:
+            text += f" ({self.by_loading_more} by loading more)"
         if self.unread_lists:
             text += f" (and {self.unread_lists} more list pages not checked)"
         return text
@@ -56,15 +62,19 @@ class Coverage:
         if len(self.missed) > max(3, len(self.articles) // 5):
             return (f"the pages read show {len(self.missed)} more article-like links than the rules select: "
                     "pick more article links (another block of the page) or widen the rule")
-        if not self.has_list_rule:
+        if self.more_warnings:
+            return self.more_warnings[0]
+        if not self.has_list_rule and not self.by_loading_more:
             return "only the start pages are read: pick Section links or Next page to reach more articles"
         return ""
 
 
 def check_coverage(profile: Profile, fetch: Callable[[str], str], *, max_pages: int = MAX_PAGES,
                    max_depth: int = MAX_DEPTH, delay_s: float = DELAY_S,
-                   aborted: Callable[[], bool] = lambda: False, sleep=time.sleep) -> Coverage:
-    """Breadth first from the start pages along the list links (sections, next pages)."""
+                   aborted: Callable[[], bool] = lambda: False, sleep=time.sleep, load_more=None) -> Coverage:
+    """Breadth first from the start pages along the list links (sections, next pages). ``load_more(url)``:
+    a list page of a profile whose pages load more (``profile.more``) after loading (a MoreResult), as the
+    crawl takes its links; without it such pages count their raw links."""
     report = Coverage(has_list_rule=profile.lists is not None)
     depth_cap = min(max_depth, profile.crawl.max_depth) if profile.crawl.max_depth else max_depth
     queue: deque[tuple[str, int]] = deque()
@@ -94,6 +104,19 @@ def check_coverage(profile: Profile, fetch: Callable[[str], str], *, max_pages: 
             continue
         report.list_pages += 1
         articles, lists = page_links(profile, html, url)
+        if load_more is not None and applies(profile.more, url, html):
+            try:
+                loaded = load_more(url)
+            except Exception as exc:  # the raw page's links still count
+                report.errors.append(f"{url}: loading more: {exc}")
+            else:
+                html = loaded.html
+                raw = set(articles)
+                articles, lists = page_links(profile, html, url)
+                report.by_loading_more += len(set(articles) - raw - report.articles)
+                warning = loaded.warning(url, profile.more)
+                if warning:
+                    report.more_warnings.append(warning)
         if depth == 0 and not articles and profile.fields and extract(html, url, profile).ok:
             report.start_is_article = True
         report.articles.update(articles)

@@ -18,6 +18,7 @@ from .profile_settings import (  # noqa: F401  (re-exported: the profile API)
     CRAWL_LIMITS,
     STRATEGIES,
     CrawlSettings,
+    MoreSettings,
     ProfileError,
     RenderSettings,
     SelfTest,
@@ -117,7 +118,13 @@ class Profile:
     sitemaps: tuple[str, ...] = ()  # known sitemap URLs (robots.txt's Sitemap: lines are read too)
     feeds: tuple[str, ...] = ()  # known RSS/Atom feed URLs (the start pages' announced feeds are read too)
     render: "RenderSettings | None" = None  # article pages need JavaScript (see crawl/render.py)
+    more: "MoreSettings | None" = None  # list pages that load more links by a button or by scrolling
     chains: dict = field(default_factory=dict)  # field name -> FieldChain (fallbacks, anchors, expect, fingerprint)
+
+    @property
+    def needs_browser(self) -> bool:
+        """Its crawl needs a render pool: article pages built by JavaScript, or list pages that load more."""
+        return self.render is not None or self.more is not None
 
     def rules_for(self, name: str) -> tuple[Rule, ...]:
         """The field's whole chain, in the order it is tried: rules, then metadata anchors."""
@@ -155,7 +162,7 @@ class Profile:
                 f"{' and '.join(map(str, READS_SCHEMAS))}); export it again from a matching XNews or update the 'schema' key"
             )
         known = {"schema", "name", "start_urls", "allowed_domains", "links", "fields", "remove",
-                 "crawl", "self_test", "topics", "description", "discovery", "sitemaps", "feeds", "render"}
+                 "crawl", "self_test", "topics", "description", "discovery", "sitemaps", "feeds", "render", "more"}
         unknown = set(data) - known
         if unknown:
             raise ProfileError(f"{label}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -197,6 +204,7 @@ class Profile:
             crawl = CrawlSettings.from_dict(data.get("crawl", {}), "crawl")
             discovery, sitemaps, feeds = _discovery(data)
             render = RenderSettings.from_dict(data["render"]) if data.get("render") is not None else None
+            more = MoreSettings.from_dict(data["more"]) if data.get("more") is not None else None
             self_test = _self_test(data.get("self_test"))
             topics = data.get("topics", {})
             if not isinstance(topics, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in topics.items()):
@@ -213,7 +221,7 @@ class Profile:
                    lists=lists, fields=fields, remove=remove, crawl=crawl, self_test=self_test,
                    topics=topics, description=description if isinstance(description, str) else "",
                    discovery=discovery, sitemaps=sitemaps, feeds=feeds, render=render,
-                   chains=chains)
+                   more=more, chains=chains)
 
     def to_dict(self) -> dict:
         out: dict = {"schema": SCHEMA_VERSION, "name": self.name}
@@ -235,6 +243,8 @@ class Profile:
             out["feeds"] = list(self.feeds)
         if self.render is not None:
             out["render"] = self.render.to_dict()
+        if self.more is not None:
+            out["more"] = self.more.to_dict()
         out["fields"] = {k: field_to_dict(self.fields[k], self.chains.get(k)) for k in FIELDS if k in self.fields}
         if self.remove:
             out["remove"] = [r.to_dict() for r in self.remove]

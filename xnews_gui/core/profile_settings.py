@@ -1,4 +1,5 @@
-"""How a profile's site is crawled: crawl settings, JavaScript rendering, the self-test sample.
+"""How a profile's site is crawled: crawl settings, JavaScript rendering, list pages that load more,
+the self-test sample.
 
 Split from ``profile`` (which re-exports these names); every value is checked on
 read and a bad one raises ``ProfileError`` saying where and why.
@@ -10,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from .patterns import PatternError, check_pattern
 from .rules import Rule, RuleError
 
 STRATEGIES = ("bfs", "dfs", "random", "best_first", "importance", "pagerank", "focused")
@@ -103,6 +105,68 @@ class RenderSettings:
 
     def to_dict(self) -> dict:
         return {"wait_for": self.wait_for, "timeout_s": self.timeout_s}
+
+
+MORE_LIMITS = {"max_loads": (1, 500), "max_links": (1, 100_000), "max_seconds": (1.0, 600.0), "settle_s": (0.2, 30.0)}
+
+
+@dataclass(frozen=True)
+class MoreSettings:
+    """List pages that load more links by JavaScript: click ``click`` (a CSS selector: the site's "Xem
+    thêm" button) or, with ``scroll``, scroll to the bottom, again and again, until no new article link
+    comes within ``settle_s`` or a limit is reached (``max_loads`` clicks or scrolls, ``max_links`` article
+    links, ``max_seconds``). ``pages``: URL patterns of the list pages that do it (none: a page whose raw
+    HTML has the button, or every list page of a scrolling profile)."""
+
+    click: str = ""
+    scroll: bool = False
+    pages: tuple = ()
+    max_loads: int = 30
+    max_links: int = 2000
+    max_seconds: float = 60.0
+    settle_s: float = 3.0
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "MoreSettings":
+        if not isinstance(data, dict):
+            raise RuleError('more: expected an object like {"click": "button.load-more"} or {"scroll": true}')
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise RuleError(f"more: unknown key(s) {', '.join(sorted(unknown))}")
+        click, scroll = data.get("click", ""), data.get("scroll", False)
+        if not isinstance(click, str) or not isinstance(scroll, bool):
+            raise RuleError("more.click: a CSS selector; more.scroll: true or false")
+        if bool(click) == scroll:
+            raise RuleError("more: either 'click' (the button's CSS selector) or 'scroll': true, not both")
+        if click:
+            Rule(kind="css", selector=click).check("more.click")
+        pages = tuple(_str_list(data.get("pages", []), "more.pages"))
+        for pattern in pages:
+            try:
+                check_pattern(pattern)
+            except PatternError as exc:
+                raise RuleError(f"more.pages: invalid URL pattern: {exc}") from None
+        values = {}
+        for name, (low, high) in MORE_LIMITS.items():
+            value = data.get(name, getattr(cls, name))
+            whole = isinstance(low, int)
+            if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)) or not low <= value <= high:
+                raise RuleError(f"more.{name}: a {'whole ' if whole else ''}number from {low:g} to {high:g}")
+            values[name] = value if whole else float(value)
+        return cls(click=click, scroll=scroll, pages=pages, **values)
+
+    def to_dict(self) -> dict:
+        out: dict = {"click": self.click} if self.click else {"scroll": True}
+        if self.pages:
+            out["pages"] = list(self.pages)
+        for name in MORE_LIMITS:
+            if getattr(self, name) != getattr(MoreSettings, name):
+                out[name] = getattr(self, name)
+        return out
+
+    @property
+    def limits(self) -> str:
+        return f"{self.max_loads} loads, {self.max_links} links, {self.max_seconds:g} s"
 
 
 @dataclass(frozen=True)

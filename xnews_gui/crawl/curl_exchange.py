@@ -30,6 +30,10 @@ _BAD_URL = {pycurl.E_URL_MALFORMAT, pycurl.E_UNSUPPORTED_PROTOCOL}  # before con
 # CURLOPT_SUPPRESS_CONNECT_HEADERS (curl.h, libcurl >= 7.54), which pycurl has no name for: a proxy's answer to
 # CONNECT is not given to the header callback, where it would be judged as the page's head
 _SUPPRESS_CONNECT_HEADERS = getattr(pycurl, "SUPPRESS_CONNECT_HEADERS", 265)
+_E_PROXY = 97  # CURLE_PROXY (libcurl >= 7.73): a SOCKS handshake failed; CURLINFO_PROXY_ERROR says why
+# CURLproxycode values where the SOCKS proxy answered but the site beyond it did not (connection refused,
+# general failure, host or network unreachable, TTL expired, the host name not resolved): not the proxy's fault
+_SITE_BEYOND_PROXY = {19, 20, 21, 22, 24, 27}
 BODY_BUFFER = 128 * 1024  # libcurl's largest read: a page that has arrived comes in one call
 DISCARDED = 64 * 1024  # the body of a redirect or an error page is read past (keeping the connection) up to this
 
@@ -39,10 +43,11 @@ class TransportError(Exception):
     request went out, no complete answer head came back), "body" (the head came, the body broke)
     or "final" (not worth trying again: TLS, a malformed URL)."""
 
-    def __init__(self, phase: str, kind: str, message: str):
+    def __init__(self, phase: str, kind: str, message: str, proxy_fault: bool = False):
         super().__init__(message)
         self.phase = phase
         self.kind = kind
+        self.proxy_fault = proxy_fault  # the proxy itself failed (unreachable, refused the credentials)
 
 
 @dataclass
@@ -230,7 +235,9 @@ def exchange(handle, url: str, headers: list[bytes], *, cap: int, total_timeout:
             return Answer(reading.status, reading.headers, b"", refused=reading.verdict)
         if reading.verdict == "skip":  # a body not wanted, read past or broken (corrupt, cut): the head is the answer
             return Answer(reading.status, reading.headers)
-        raise _transport_error(handle, code, message, reading) from None
+        error = _transport_error(handle, code, message, reading)
+        error.proxy_fault = bool(proxy) and _proxy_fault(handle, code)
+        raise error from None
     finally:
         if on_send is not None:
             handle.setopt(pycurl.VERBOSE, 0)
@@ -240,6 +247,19 @@ def exchange(handle, url: str, headers: list[bytes], *, cap: int, total_timeout:
     body = b"".join(reading.parts)
     reading.parts.clear()  # the handle's callbacks hold ``reading`` until its next exchange
     return Answer(reading.status, reading.headers, body)
+
+
+def _proxy_fault(handle, code: int) -> bool:
+    """Whether an exchange through a proxy failed at the proxy itself: it could not be reached or resolved,
+    or it refused the credentials (SOCKS, or 407 to CONNECT); not when it answered that the site could not be."""
+    if code == pycurl.E_COULDNT_RESOLVE_PROXY:
+        return True
+    if code == _E_PROXY:
+        return handle.getinfo(pycurl.PROXY_ERROR) not in _SITE_BEYOND_PROXY
+    if handle.getinfo(pycurl.HTTP_CONNECTCODE) == 407:
+        return True
+    # no connection to anything (a connection to the proxy sets its address)
+    return code in (pycurl.E_COULDNT_CONNECT, pycurl.E_OPERATION_TIMEDOUT) and not handle.getinfo(pycurl.PRIMARY_IP)
 
 
 def _transport_error(handle, code: int, message: str, reading: _Reading) -> TransportError:

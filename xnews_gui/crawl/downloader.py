@@ -13,6 +13,7 @@ from ..core.urls import host_of, in_scope
 from .fetcher import FetchError, Fetcher, FetchResult, origin
 from .options import ROBOTS_AGENT, CrawlOptions
 from .politeness import HostGate
+from .proxies import ProxyList
 from .robots import RobotsCache
 
 _MEMO = 4096  # hosts remembered per crawl (a hostile site's endless host names are just checked again)
@@ -20,12 +21,16 @@ _MEMO = 4096  # hosts remembered per crawl (a hostile site's endless host names 
 
 class Downloader:
     def __init__(self, options: CrawlOptions, *, domains, concurrency: int, delay_s: float, stop: threading.Event,
-                 on_error: Callable[[str, str, str], None], on_log: Callable[[str], None]):
+                 on_error: Callable[[str, str, str], None], on_log: Callable[[str], None],
+                 on_warning: Callable[[str], None] | None = None):
         self.options = options
         self.domains = domains
         self.on_error = on_error
         self.on_log = on_log
-        self.fetcher = Fetcher(options.agent(), options.limits, stop=stop, cookies=options.cookies)
+        # every request (pages, images, robots.txt, sitemaps) through the rotation; a failing proxy is a warning
+        self.proxies = ProxyList(options.proxies, on_warning=on_warning or on_log) if options.proxies else None
+        self.fetcher = Fetcher(options.agent(), options.limits, stop=stop, cookies=options.cookies,
+                               proxies=self.proxies)
         self.gate = HostGate(delay_s, options.per_host or concurrency, stop=stop)
         self.robots = RobotsCache(self.fetcher, ROBOTS_AGENT, gate=self.gate, on_error=self._robots_error)
         self._delays_set: set[str] = set()

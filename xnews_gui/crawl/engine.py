@@ -47,6 +47,7 @@ from .traps import TrapGuard
 from .workers import PARSING, Workers
 
 log = logging.getLogger(__name__)
+_MAX_WARNINGS = 20  # of the stages' warnings in a summary (each is in the log as it comes)
 
 
 class Crawler:
@@ -82,6 +83,7 @@ class Crawler:
         self._article_slots = 0
         self._login_pages = 0
         self._login_example = ""  # the first page that asked for a login
+        self._warnings: list[str] = []  # said by the stages during the run (a list page cut at its limit)
         self._ran = False
         self.stats_ = CrawlStats(fields=[f for f in FIELDS if f in profile.fields])
         self.scheduler = None
@@ -122,11 +124,15 @@ class Crawler:
         self.state = CrawlState(self.state_path)
         self.downloader = Downloader(opts, domains=self.profile.allowed_domains, concurrency=self.concurrency,
                                      delay_s=self.delay_s, stop=control.stop_event, on_error=self._error,
-                                     on_log=lambda message: self._emit("log", {"message": message}))
+                                     on_log=lambda message: self._emit("log", {"message": message}),
+                                     on_warning=self._warn)
+        if self.downloader.proxies is not None and self.renderer is not None:
+            self.downloader.proxies.on_change = self.renderer.use_proxy  # rendered pages follow the rotation
+            self.renderer.use_proxy(self.downloader.proxies.current())
         control.interrupt = self.downloader.interrupt
         model = ModelSource(self.classifier, on_error=lambda message: self._emit("log", {"message": message}))
         self.parser = PageParser(self.profile, self.options, self.strategy, model, on_error=self._error,
-                                 renderer=self.renderer, stats=self.stats_)
+                                 renderer=self.renderer, stats=self.stats_, on_warning=self._warn)
         self.queuer = Queuer(control, profile=self.profile, options=opts, state=self.state, traps=self.traps,
                              stats=self.stats_, sink=self.sink, downloader=self.downloader, max_depth=self.max_depth,
                              emit=self._emit, on_error=self._error)
@@ -180,7 +186,7 @@ class Crawler:
         summary["pass"] = self.state.pass_no
         summary["resumed"] = self.state.resumed
         summary["broken_fields"] = broken_fields(summary["fill_rate"], self.stats_.get("extracted"), previous_fill)
-        summary["warnings"] = list(self.traps.warnings) + self._login_summary()
+        summary["warnings"] = list(self.traps.warnings) + self._login_summary() + self._warnings
         if status == "refused":
             summary["refused_reason"] = self._dead_starts[0]
         summary["trap_refused"] = dict(self.traps.refused)
@@ -214,7 +220,7 @@ class Crawler:
                 self._failed(req, exc.kind, str(exc), exc.status)
             return False
         self.stats_.add(pages=1, bytes=len(result.body), **{f"{req.kind}_pages": 1})
-        if self.profile.render is not None:  # rendering blocks: each fetch thread parses its own pages
+        if self.profile.needs_browser:  # rendering blocks: each fetch thread parses its own pages
             return self._handle(req, result)
         self.workers.to_parser(req, result)
         return PARSING
@@ -342,6 +348,12 @@ class Crawler:
         if count in (1, 10, 100):
             self._emit("log", {"message": f"WARNING: {_login_message(count, url)}", "warning": True})
         return True
+
+    def _warn(self, message: str) -> None:
+        with self._cond:
+            if len(self._warnings) < _MAX_WARNINGS:
+                self._warnings.append(message)
+        self._emit("log", {"message": f"WARNING: {message}", "warning": True})
 
     def _error(self, url: str, kind: str, message: str) -> None:
         self.stats_.error(kind)

@@ -87,8 +87,9 @@ class FetchLimits:
 
 class Fetcher:
     def __init__(self, user_agent: str, limits: FetchLimits | None = None,
-                 stop: threading.Event | None = None, cookies=None):
+                 stop: threading.Event | None = None, cookies=None, proxies=None):
         self.limits = limits = limits or FetchLimits()
+        self.proxies = proxies  # crawl.proxies.ProxyList: rotated through (instead of the environment's)
         self.cookies = cookies  # crawl.cookies.CookieFile: the profile's cookies, sent where they match
         self.stop = stop or threading.Event()
         self.user_agent = user_agent
@@ -185,7 +186,8 @@ class Fetcher:
         tries = {"connect": tried, "read": tried, "status": tried}
         failures = tried
         judge = _judge(accept, cap)
-        proxy = self._proxy_for(url) if self._proxies else None
+        rotation = self.proxies
+        proxy = self._rotated(later) if rotation is not None else (self._proxy_for(url) if self._proxies else None)
         while True:
             try:
                 answer = exchange(handle, url, headers, cap=cap, total_timeout=limits.total_timeout,
@@ -193,6 +195,10 @@ class Fetcher:
             except TransportError as exc:
                 if exc.kind == "stopped" or self.stop.is_set():
                     raise FetchError("stopped", "crawl stopped") from None
+                if rotation is not None and exc.proxy_fault:  # not the page's try: the next proxy, at once
+                    rotation.failed(proxy, str(exc))
+                    proxy = self._rotated(later)
+                    continue
                 if exc.phase not in tries or tries[exc.phase] >= limits.retries:
                     raise FetchError(exc.kind, str(exc)) from None
                 tries[exc.phase] += 1
@@ -200,6 +206,10 @@ class Fetcher:
                 self._wait(_backoff(failures, limits), later, exc.kind, str(exc))
                 continue
             status = answer.status
+            if rotation is not None and status == 407:
+                rotation.failed(proxy, "HTTP 407: it wants other credentials")
+                proxy = self._rotated(later)
+                continue
             if status in RETRY_STATUSES and tries["status"] < limits.retries:
                 tries["status"] += 1
                 failures += 1
@@ -208,6 +218,18 @@ class Fetcher:
                 self._wait(_backoff(failures, limits) if wait is None else wait, later, kind, f"HTTP {status}", status)
                 continue
             return *_outcome(answer, accept), failures + 1
+
+    def _rotated(self, later: bool) -> str:
+        """The next proxy of the rotation; when every one is set aside, the request waits for the first
+        back (``later``: handed back to be tried then, so nothing is lost) or fails."""
+        proxy = self.proxies.pick()
+        if proxy:
+            return proxy
+        wait = self.proxies.wait_s()
+        if later:
+            raise FetchError("retry", f"every proxy is set aside; tried again in {wait:.0f} s",
+                             retry_after=max(wait, 1.0), cause="connection")
+        raise FetchError("connection", f"every proxy is set aside for {wait:.0f} s more (see the warnings)")
 
     def _proxy_for(self, url: str) -> str:
         """The proxy from the environment for this URL, "" where none applies (``no_proxy``)."""

@@ -38,6 +38,7 @@ class CrawlOptions:
     stats_interval: float = 0.5
     max_url_length: int = 2048
     cookies: object = None  # crawl.cookies.CookieFile: the profile's cookies (a login), sent where they match
+    proxies: tuple = ()  # proxy URLs rotated through (crawl/proxies.py); () = the environment's, if any
     # spider-trap guards (per crawl); 0 = no limit
     max_pages_per_host: int = 50_000
     max_path_repeats: int = 3  # the same path segment this many times: a loop of relative links

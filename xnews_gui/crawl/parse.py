@@ -16,6 +16,7 @@ from ..core.encoding import FetchedHtml
 from ..core.extract import extract, needs_render
 from ..core.html_text import parse_fetched, parse_page
 from ..core.links import follow
+from ..core.load_more import applies, count_selector
 from ..core.profile import Profile
 from ..core.urls import UrlError, canonical
 from .options import CrawlOptions
@@ -34,8 +35,10 @@ class ListPage:
 
 class PageParser:
     def __init__(self, profile: Profile, options: CrawlOptions, strategy: str, model,
-                 on_error: Callable[[str, str, str], None], renderer=None, stats=None):
+                 on_error: Callable[[str, str, str], None], renderer=None, stats=None,
+                 on_warning: Callable[[str], None] = lambda message: None):
         self.profile = profile
+        self.on_warning = on_warning  # what the crawl's summary and log should say (a list page cut at its limit)
         self.renderer = renderer  # crawl.render.Renderer, for profiles marked "render"
         self.stats = stats
         self.options = options
@@ -59,6 +62,9 @@ class PageParser:
                 doc = parse_page(text.text, text.utf8, url)
         else:
             doc = parse_page(text, utf8, url)
+        if self.profile.more is not None and applies(self.profile.more, url, doc):
+            loaded = self.loaded_more(url)
+            doc = doc if loaded is None else loaded
         score = 1.0
         expand = True
         if self.strategy in ("best_first", "focused"):
@@ -73,6 +79,26 @@ class PageParser:
         lists = follow(doc, url, self.profile.lists, domains, max_url_length=limit,
                        anchors=anchors) if expand and self.profile.lists else []
         return ListPage(articles, lists, score, expand, fingerprint)
+
+    def loaded_more(self, url: str):
+        """The list page parsed after loading more (its button clicked or scrolled by the renderer); None
+        when it cannot be (the error is reported and the raw page's links are taken)."""
+        if self.renderer is None:
+            self.on_error(url, "render", "the profile's list pages load more by JavaScript but this crawl has "
+                                         "no render pool: only the links of the raw page are taken")
+            return None
+        more = self.profile.more
+        try:
+            result = self.renderer.load_more(url, more, count_selector(self.profile))
+        except RenderError as exc:
+            self.on_error(url, "render", f"loading more: {exc}")
+            return None
+        self._count(loaded_more_pages=1, loaded_more=result.loads)
+        warning = result.warning(url, more)
+        if warning:
+            self._count(more_at_limit=1)
+            self.on_warning(warning)
+        return parse_page(result.html, b"", url)
 
     def relevance(self, doc) -> float:
         text = " ".join(doc.itertext())  # not text_content(): it glues words of adjacent elements

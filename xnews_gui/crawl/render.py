@@ -8,6 +8,9 @@ Only when that yields no article does the crawl look further, cheapest first:
    blob holding a title and a body; no browser needed;
 2. a ``Renderer`` (the Qt side's ``ui.render_pool.RenderPool``): the page rendered by QtWebEngine,
    then the same rules run on the rendered HTML.
+
+A profile whose list pages load more (``more``: a "Xem thêm" button, infinite scroll) has those list
+pages opened by the ``Renderer`` too (``load_more``), and their links taken from the page once loaded.
 """
 
 from __future__ import annotations
@@ -31,8 +34,15 @@ class RenderError(Exception):
 class Renderer(Protocol):
     def render(self, url: str, wait_for: str = "", timeout_s: float | None = None) -> str: ...
 
+    def load_more(self, url: str, more, count: str, timeout_s: float | None = None):
+        """The list page after clicking its "Xem thêm" button or scrolling while new ``count`` matches come
+        (``more``: core.profile_settings.MoreSettings): a core.load_more.MoreResult, or RenderError."""
+
     def use_cookies(self, jar) -> None:
         """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""
+
+    def use_proxy(self, url: str) -> None:
+        """Load the pages rendered from now on through this proxy (``crawl.proxies``; "" for none)."""
 
 
 def embedded_article(text: str) -> dict | None:

@@ -78,6 +78,9 @@ class CrawlStats:
             "login_pages": c.get("login_pages", 0),  # article pages that asked for a password
             "rendered": c.get("rendered", 0),  # article pages rendered by the render pool
             "from_embedded_json": c.get("from_embedded_json", 0),  # articles read from JSON-LD / __NEXT_DATA__
+            "loaded_more_pages": c.get("loaded_more_pages", 0),  # list pages opened to load more (profile's "more")
+            "loaded_more": c.get("loaded_more", 0),  # clicks or scrolls that brought new links
+            "more_at_limit": c.get("more_at_limit", 0),  # list pages still loading more at their limit
             "elapsed_s": round(elapsed, 3),
             "pages_per_s": round(pages / elapsed, 2),
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,

@@ -9,6 +9,7 @@ Layout (root-relative links):
     /static/site.css, /robots.txt
     /sitemap.xml, /sitemap-<cat>.xml, /<cat>/rss.xml   sitemaps and feeds (see syndication.py)
     /js/, /js/<id>.htm             the same stories built by JavaScript only (see js_section.py)
+    /xem-them/, /cuon/             list pages that load more by a "Xem thêm" button or by scrolling (load_more.py)
     /thanh-vien/, /thanh-vien/<id>.htm   members only: a login form without the session cookie (members.py)
     /dang-nhap/                         the login form (posting it sets the session cookie)
 """
@@ -29,7 +30,7 @@ from pathlib import Path
 from string import Template
 
 from ..paths import RESOURCES
-from . import js_section, members, prose, syndication
+from . import js_section, load_more, members, prose, syndication
 
 TEMPLATES = RESOURCES / "demo_site"
 PAGE_SIZE = 5
@@ -170,6 +171,12 @@ class DemoSite:
             return self._html(self.article_page(next(a for a in self.articles if a.id == int(m.group(1)))))
         if path == "/js/":
             return self._html(js_section.listing(self))
+        m = re.fullmatch(r"/(xem-them|cuon)/(?:trang-(\d+)\.htm)?", path)
+        if m:
+            text = load_more.section_page(self, m.group(1)) if m.group(2) is None else \
+                load_more.fragment(self, m.group(1), int(m.group(2)))
+            if text is not None:
+                return self._html(text)
         m = re.fullmatch(r"/js/(\d+)\.htm", path)
         if m and any(a.id == int(m.group(1)) for a in self.articles):
             return self._html(js_section.article_shell(self, next(a for a in self.articles if a.id == int(m.group(1)))))

@@ -19,13 +19,16 @@ from ..core.profile import Profile
 from ..crawl.cookies import CookieError, CookieFile, cookies_path
 from ..crawl.engine import CrawlEvent, CrawlOptions, Crawler
 from ..crawl.periodic import PeriodicCrawler
+from ..crawl.proxies import ProxyConfig, ProxyError, mask
 from ..crawl.state import CrawlBusy
 from .model_registry import Registry
 from ..paths import models_dir
 from ..store import Store
 from ..store.sink import StoreSink
+from .watches import WatchOutlet
 
 AUTO = "auto"  # classifier=AUTO: the data folder's topic model, when one loads
+WEBHOOK_WAIT_S = 15.0  # at a crawl's end, for the webhooks still being sent (the rest go with the next crawl)
 
 
 class ClassifierLoader:
@@ -73,9 +76,10 @@ def forget_state(store: Store, profile_name: str) -> None:
 class CrawlHandle:
     """One started crawl (or periodic re-crawl): run it, stop, pause, resume."""
 
-    def __init__(self, store: Store, sink: StoreSink, runner, periodic: bool):
+    def __init__(self, store: Store, sink: StoreSink, runner, periodic: bool, outlet: WatchOutlet | None = None):
         self.store = store
         self.sink = sink
+        self.outlet = outlet  # the watches' feeds and webhooks, closed when the crawl ends
         self.runner = runner  # a Crawler, or a PeriodicCrawler
         self.periodic = periodic
         self.summary: dict | None = None
@@ -91,8 +95,13 @@ class CrawlHandle:
     def run(self) -> dict:
         """Crawl until done or stopped; the run record says how it ended. Raises CrawlBusy when the
         profile is already being crawled (the record says 'refused')."""
+        if self.outlet is not None:
+            self.outlet.start()
         if self.periodic:
-            passes = self.runner.run_forever()
+            try:
+                passes = self.runner.run_forever()
+            finally:
+                self._close_outlet()
             self.summary = dict(passes[-1]) if passes else {"status": "stopped"}
             return self.summary
         summary = None
@@ -107,7 +116,14 @@ class CrawlHandle:
         finally:
             self.summary = summary
             self.sink.finish_run(summary)
+            self._close_outlet()
+        if self.outlet is not None and (self.outlet.sent or self.outlet.failed):
+            summary["webhooks_sent"], summary["webhooks_failed"] = self.outlet.sent, self.outlet.failed
         return summary
+
+    def _close_outlet(self) -> None:
+        if self.outlet is not None:
+            self.outlet.close(WEBHOOK_WAIT_S)
 
     def stop(self) -> None:
         self.runner.stop()
@@ -144,6 +160,19 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
             if len(jar):
                 options = replace(options, cookies=jar)
                 log(f"sending the profile's cookies: {jar.summary()}")
+    if not options.proxies:
+        try:
+            urls, where = ProxyConfig.load(store.root).for_profile(profile.name)
+        except (ProxyError, OSError) as exc:
+            raise ProxyError(f"the proxies cannot be read ({exc}): fix or delete the file, or clear them "
+                             "(xnews proxies clear)") from None
+        if urls:
+            options = replace(options, proxies=tuple(urls))
+            log(f"crawling through {len(urls)} prox{'ies' if len(urls) > 1 else 'y'} "
+                f"({'the profile' + chr(39) + 's own' if where == 'profile' else 'set for all crawls'}): "
+                + ", ".join(mask(u) for u in urls))
+    if renderer is not None and options.proxies:
+        renderer.use_proxy(options.proxies[0])  # set before its first page (the engine rotates from there)
     if renderer is not None and options.cookies is not None:
         renderer.use_cookies(options.cookies)  # rendered pages are fetched logged in too
     if options.fetch_images and image_cache_limit and store.image_cache_bytes() >= image_cache_limit:
@@ -166,15 +195,16 @@ def start_crawl(profile: Profile, store: Store, options: CrawlOptions | None = N
     # a loader (a callable without predict) is run by the crawl itself, off the critical path; an
     # unusable model is reported there and the crawl goes on without
     skip = store.hidden_categories() if skip_hidden_topics else ()
-    sink = StoreSink(store, profile.name, skip_categories=skip)
+    outlet = WatchOutlet(store, on_event, user_agent=options.agent())  # a watch made during the crawl counts too
+    sink = StoreSink(store, profile.name, skip_categories=skip, on_watch=outlet)
     if periodic:
         runner = PeriodicCrawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
                                  on_event=on_event, renderer=renderer)
-        return CrawlHandle(store, sink, runner, periodic=True)
+        return CrawlHandle(store, sink, runner, periodic=True, outlet=outlet)
     sink.start_run()
     runner = Crawler(profile, sink, state_dir=state_dir(store), options=options, classifier=classifier,
                      on_event=on_event, renderer=renderer)
-    return CrawlHandle(store, sink, runner, periodic=False)
+    return CrawlHandle(store, sink, runner, periodic=False, outlet=outlet)
 
 
 def run_in_thread(handle: CrawlHandle, poll_s: float = 0.2, on_interrupt: Callable[[], None] = lambda: None):

@@ -67,8 +67,9 @@ def options_from_dict(data: dict) -> CrawlOptions:
     for key in ("raw_dir", "image_dir"):
         if values.get(key) is not None:
             values[key] = Path(values[key])
-    if "topics" in values:
-        values["topics"] = tuple(values["topics"])
+    for key in ("topics", "proxies"):
+        if key in values:
+            values[key] = tuple(values[key])
     return CrawlOptions(**values)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from peewee import SqliteDatabase
 
 from .collation import topic_key, vi_key
-from .models import ALL_MODELS
+from .models import ALL_MODELS, Watch, WatchHit
 
 
 class StoreError(RuntimeError):
@@ -119,7 +119,13 @@ def _v6(db: SqliteDatabase) -> None:
     db.execute_sql("CREATE UNIQUE INDEX IF NOT EXISTS profile_schedule_profile ON profile_schedule (profile)")
 
 
-MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _v7(db: SqliteDatabase) -> None:
+    """Watches: saved searches, and the new articles that matched them (store/watches.py)."""
+    with db.bind_ctx([Watch, WatchHit]):
+        db.create_tables([Watch, WatchHit], safe=True)
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -128,8 +128,34 @@ class ProfileSchedule(BaseModel):
     interrupted = DateTimeField(null=True)  # UTC: the app was closed while its crawl ran (offer to resume it)
 
 
+class Watch(BaseModel):
+    """A saved search that tells the user when a new article matches (store/watches.py)."""
+
+    name = CharField(unique=True)
+    words = TextField(default="")  # the search's words (every one must occur; the last as a prefix)
+    topic = CharField(null=True)  # a classifier label
+    site = CharField(null=True)  # a profile name
+    webhook = TextField(default="")  # an http(s) URL the matching articles are POSTed to, or ""
+    created = DateTimeField(default=utcnow)
+
+
+class WatchHit(BaseModel):
+    """A new article that matched a watch: once per (watch, article)."""
+
+    watch = ForeignKeyField(Watch, backref="+", on_delete="CASCADE")
+    article = ForeignKeyField(Article, backref="+", on_delete="CASCADE")
+    at = DateTimeField(default=utcnow)
+    seen = BooleanField(default=False)  # the user opened the watch's list since
+    webhook_state = CharField(default="")  # "" (no webhook) | pending | sent | failed
+    webhook_error = TextField(default="")
+    webhook_tries = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("watch", "article"), True),)
+
+
 ALL_MODELS = [ProfileRecord, ProfileVersion, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache,
-              ProfileSchedule]
+              ProfileSchedule, Watch, WatchHit]
 
 
 def bind_models(db) -> SimpleNamespace:
@@ -144,5 +170,8 @@ def bind_models(db) -> SimpleNamespace:
                 attrs[name] = copy.deepcopy(f)
         if model is Article:  # (no backref: it would hide CrawlRun.articles, the count)
             attrs["run"] = ForeignKeyField(bound["CrawlRun"], null=True, backref="+", on_delete="SET NULL")
+        if model is WatchHit:  # its foreign keys point at this database's tables
+            attrs["watch"] = ForeignKeyField(bound["Watch"], backref="+", on_delete="CASCADE")
+            attrs["article"] = ForeignKeyField(bound["Article"], backref="+", on_delete="CASCADE")
         bound[model.__name__] = type(model.__name__, (model,), attrs)
     return SimpleNamespace(**bound, all=list(bound.values()))

@@ -28,8 +28,9 @@ _WRITER_CACHE_KIB = 4000  # the crawl's writing thread only appends: a small pag
 
 
 class StoreSink:
-    def __init__(self, store: Store, profile: str, run_id: int | None = None, skip_categories=()):
+    def __init__(self, store: Store, profile: str, run_id: int | None = None, skip_categories=(), on_watch=None):
         self.store = store
+        self.on_watch = on_watch  # on_watch(hits): after a commit, the new articles that matched watches
         self.profile = profile
         self.run_id = run_id
         self.skip_categories = frozenset(skip_categories)  # topics the user is not interested in
@@ -71,6 +72,7 @@ class StoreSink:
         articles = list(articles)
         signatures = self._signatures(articles, body_pieces) if articles else None
         out: list = []
+        hits: list = []
         grouped = True
         with self.store.grouping_as_stored() if articles else _writing(self.store) as index:
             for url, reason in failures:
@@ -81,11 +83,30 @@ class StoreSink:
                 if signatures is None or index is None:
                     index, signatures = None, [None] * len(articles)
                 out, grouped = self._store_many(articles, signatures, index)
+                hits = self._watch_hits(out)
             if rows:
                 self.store.db.cursor().executemany(_UPSERT_PAGES, rows)
         if not grouped:  # stored without their group: grouped now, as a separate step
             self.group_duplicates()
+        if hits and self.on_watch is not None:
+            try:
+                self.on_watch(hits)
+            except Exception:  # telling the user must never lose the crawl's articles
+                log.exception("watch hits not passed on")
         return out
+
+    def _watch_hits(self, outcomes: list) -> list:
+        """The watches the batch's new articles match, recorded in the same transaction (so a crawl killed
+        after its commit still has them); a failure here costs the hits, never the articles."""
+        created = [o[0] for o in outcomes if isinstance(o, tuple) and o[1]]
+        if not created:
+            return []
+        try:
+            with self.store.db.atomic():  # a savepoint
+                return self.store.match_watches(created)
+        except Exception:
+            log.exception("matching watches failed")
+            return []
 
     def _signatures(self, articles: list, body_pieces: list | None = None) -> list | None:
         """Each article's near-duplicate signature (None for a skipped topic), taken before the

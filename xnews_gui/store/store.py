@@ -27,11 +27,12 @@ from .queries import Queries
 from .repo import Records
 from .schedules import Schedules
 from .versions import Versions
+from .watches import Watches
 
 __all__ = ["Store", "StoreError"]
 
 
-class Store(Versions, Records, Queries, Duplicates, Schedules):
+class Store(Versions, Records, Queries, Duplicates, Schedules, Watches):
     def __init__(self, db: SqliteDatabase, root: Path, write_lock: threading.RLock):
         self.db = db
         self.models = bind_models(db)  # this store's model classes

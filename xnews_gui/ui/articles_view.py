@@ -21,6 +21,7 @@ from .article_model import COLUMNS, ID_ROLE, ArticleTableModel
 from .article_table import ArticleTable
 from .reader import ReaderView
 from .settings import Preferences
+from .watches_view import WatchesPanel
 
 DATE_CHOICES = [("Any date", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30), ("Past year", 365)]
 EXPORT_FOLDER = "export/folder"  # QSettings: where the last export went
@@ -81,9 +82,18 @@ class ArticlesView(QWidget):
         self.table.setMinimumWidth(self.table.horizontalHeader().sectionSize(0) + self.table.title_minimum()
                                    + self.table.verticalScrollBar().sizeHint().width())
 
+        self.watches = WatchesPanel(store)  # saved searches and their own lists (ui/watches_view.py)
+        self.watches.hide()  # shown by the window's ★ Watches button
+        self.watches.articleChosen.connect(self.reader.show_article)
+        self.watch_split = QSplitter(Qt.Orientation.Horizontal)
+        self.watch_split.addWidget(self.watches)
+        self.watch_split.addWidget(self.splitter)
+        self.watch_split.setStretchFactor(1, 1)
+        self.watch_split.setCollapsible(1, False)
+
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.watch_split, 1)
 
         self._search_timer = QTimer(self, singleShot=True, interval=250)
         self._search_timer.timeout.connect(self.apply_filter)

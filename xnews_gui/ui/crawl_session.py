@@ -42,6 +42,7 @@ class CrawlSession(QObject):
     logAdded = Signal(list)  # [str, ...]
     stateChanged = Signal(str)  # starting | running | paused | stopping | finished | stopped | limit | failed
     finished = Signal(dict)  # the engine's summary
+    watchesFired = Signal(list)  # [{"watch", "id", "url", "title", "category", "profile", ...}, ...]: new matches
 
     def __init__(self, profile: Profile, store: Store, options, classifier=None, parent=None,
                  image_cache_limit: int = 0, cluster_url: str = ""):
@@ -123,7 +124,7 @@ class CrawlSession(QObject):
         if self._finished_process is not None:
             self._finished_process.deleteLater()
             self._finished_process = None
-        program, args, env = child_command(MODULE if self.profile.render is None else RENDER_MODULE)
+        program, args, env = child_command(RENDER_MODULE if self.profile.needs_browser else MODULE)
         environment = QProcessEnvironment.systemEnvironment()
         for key, value in env.items():
             environment.insert(key, value)
@@ -186,7 +187,7 @@ class CrawlSession(QObject):
 
     # --- GUI thread -------------------------------------------------------------------
     def _drain(self) -> None:
-        articles, errors, logs, stats, summary = [], [], [], None, None
+        articles, errors, logs, stats, summary, watched = [], [], [], None, None, []
         now = time.time()
         while self._events:
             kind, data = self._events.popleft()
@@ -198,6 +199,8 @@ class CrawlSession(QObject):
                 logs.append(str(data.get("message", "")))
             elif kind == "stats":
                 stats = data
+            elif kind == "watch":
+                watched.append(data)
             elif kind == "finished":
                 summary = data
             elif kind == "state" and self.state == "starting":
@@ -209,6 +212,8 @@ class CrawlSession(QObject):
             self.articlesStored.emit(articles)
         if errors:
             self.errorsAdded.emit(errors)
+        if watched:
+            self.watchesFired.emit(watched)
         if logs:
             self.logAdded.emit(logs)
         if summary is not None:

@@ -32,6 +32,7 @@ from .settings import Preferences
 class CrawlView(QWidget):
     articlesStored = Signal(list)  # ids of new articles, in batches
     sessionFinished = Signal(str, dict)  # profile name, summary
+    watchesFired = Signal(list)  # new articles that matched watches, as crawls report them
     pageChosen = Signal(str, str, str)  # a card's failing page: profile, URL, "reader" | "sites"
     schedulesChanged = Signal()  # a schedule or its next run changed (the Sites list shows them too)
 
@@ -242,6 +243,7 @@ class CrawlView(QWidget):
         session.statsChanged.connect(lambda stats, n=name: self._stats_changed(n, stats))
         session.articlesStored.connect(lambda items: self.articlesStored.emit([a["id"] for a in items]))
         session.errorsAdded.connect(lambda errs, n=name: self.errors.add(n, errs))
+        session.watchesFired.connect(self.watchesFired)
         session.logAdded.connect(lambda lines, n=name: [self._log(n, line) for line in lines])
         session.finished.connect(lambda summary, n=name: self._finished(n, summary))
         self.scheduler.started(name)

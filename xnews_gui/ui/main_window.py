@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QToolButton
 
 from ..services.crawl import ClassifierLoader
 from ..store import Store
@@ -15,6 +15,7 @@ from .crawl_view import CrawlView
 from .settings import Preferences
 from .settings_dialog import SettingsDialog
 from .sites_view import SitesView
+from .watch_alerts import WatchAlerts
 
 TABS = ("sites", "crawl", "articles", "classifier")
 
@@ -41,7 +42,18 @@ class MainWindow(QMainWindow):
                                     (self.classifier, "classifier", "Classifier")):
             self.tabs.addTab(widget, icons.named(name), label)
         self.setCentralWidget(self.tabs)
+        # beside the tabs, on every tab: the watches (the Articles tab shows them), with their news
+        self.watches_button = QToolButton(text="\u2605 Watches", autoRaise=True,
+                                          toolTip="Your watches: be told when a new article matches your words")
+        self.tabs.setCornerWidget(self.watches_button, Qt.Corner.TopRightCorner)
+        self.watches_button.clicked.connect(self._toggle_watches)
 
+        self.watch_alerts = WatchAlerts(store, self)  # new articles that match a watch: notification and badge
+        self.crawl.watchesFired.connect(self.watch_alerts.fired)
+        self.crawl.watchesFired.connect(lambda _hits: self.articles.watches.refresh())
+        self.watch_alerts.changed.connect(self._show_badge)
+        self.watch_alerts.clicked.connect(self.show_watch)
+        self.articles.watches.seenChanged.connect(self._show_badge)
         self.crawl.articlesStored.connect(self.articles.add_articles)
         self.crawl.sessionFinished.connect(lambda *_: self.articles.refresh_choices())
         # the Classifier tab's "Stored articles by topic" follows the store
@@ -165,7 +177,7 @@ class MainWindow(QMainWindow):
         self.crawl.start_demo()
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(Preferences.load(), str(self.data_dir), self)
+        dialog = SettingsDialog(Preferences.load(), str(self.data_dir), self, profiles=self.store.profile_names())
         if dialog.exec():
             dialog.preferences().save()
             self.statusBar().showMessage("Settings saved; crawls started from now on use them.", 6000)
@@ -183,7 +195,30 @@ class MainWindow(QMainWindow):
                           "classifier and offline reader for news sites.")
 
     def _show_counts(self, total: int) -> None:
-        self.tabs.setTabText(TABS.index("articles"), f"Articles ({total:,})")
+        badge = self.watch_alerts.badge()
+        self.tabs.setTabText(TABS.index("articles"), f"Articles ({total:,})" + (f"  {badge}" if badge else ""))
+        self.tabs.setTabToolTip(TABS.index("articles"), f"{badge[2:]} new article(s) match your watches: "
+                                "\u2605 Watches lists them" if badge else "")
+        self.watches_button.setText("\u2605 Watches" + (f" ({badge[2:]} new)" if badge else ""))
+
+    def _show_badge(self) -> None:
+        self._show_counts(self.articles.model.total())
+
+    def _toggle_watches(self) -> None:
+        """The Articles tab with the Watches panel; from there, the panel hidden again."""
+        panel = self.articles.watches
+        if self.tabs.currentWidget() is self.articles and panel.isVisible():
+            panel.hide()
+            return
+        panel.refresh()
+        panel.show()
+        self.show_tab("articles")
+
+    def show_watch(self, name: str) -> None:
+        """The Articles tab with the watch's own list (a notification was clicked)."""
+        if not (self.tabs.currentWidget() is self.articles and self.articles.watches.isVisible()):
+            self._toggle_watches()
+        self.articles.watches.select(name)
 
     # --- geometry and shutdown ------------------------------------------------------------------
     def _restore(self) -> None:

@@ -10,6 +10,9 @@ recycled after ``recycle_after`` loads (Chromium pages grow); each job has a tim
 the page is stopped and recycled and the job fails. The crawler sees only the ``render`` and
 ``use_cookies`` methods (``xnews_gui.crawl.render.Renderer``): the core stays Qt-free.
 
+``load_more(url, more, count)`` (any thread): a list page whose "Xem thêm" button is clicked, or which
+is scrolled, while new article links come (``load_more_run``).
+
 ``use_cookies(jar)`` (any thread): the profile's kept cookies (a login, a consent click) go into the
 pages' cookie store before the next load, so rendered pages are fetched logged in, as fetched ones are.
 """
@@ -19,18 +22,23 @@ from __future__ import annotations
 import threading
 from collections import deque
 
+from urllib.parse import unquote, urlsplit
+
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtNetwork import QNetworkProxy
 from PySide6.QtWebEngineCore import (QWebEnginePage, QWebEngineProfile, QWebEngineSettings,
                                      QWebEngineUrlRequestInfo, QWebEngineUrlRequestInterceptor)
 
 from ..crawl.render import RenderError
 from . import qt_cookies
+from .load_more_run import LoadMore
 
 _RT = QWebEngineUrlRequestInfo.ResourceType
 BLOCKED_TYPES = frozenset({_RT.ResourceTypeImage, _RT.ResourceTypeFontResource, _RT.ResourceTypeMedia,
                            _RT.ResourceTypeObject, _RT.ResourceTypeFavicon, _RT.ResourceTypePluginResource,
                            _RT.ResourceTypeSubFrame, _RT.ResourceTypePing, _RT.ResourceTypeCspReport})
 _POLL_MS = 50
+PROXY_SETTLE_MS = 2000  # after Qt's application proxy changes mid-crawl: Chromium cuts the loads in flight
 # Chromium slows the timers of pages nobody looks at to one a second: a rendering page is looked at
 UNTHROTTLED_FLAGS = ("--disable-background-timer-throttling", "--disable-renderer-backgrounding",
                      "--disable-backgrounding-occluded-windows")
@@ -58,10 +66,12 @@ class _Blocker(QWebEngineUrlRequestInterceptor):
 
 
 class _Job:
-    def __init__(self, url: str, wait_for: str, timeout_s: float):
+    def __init__(self, url: str, wait_for: str, timeout_s: float, more=None, count: str = ""):
         self.url, self.wait_for, self.timeout_s = url, wait_for, timeout_s
+        self.more, self.count = more, count  # a list page that loads more (core.profile_settings.MoreSettings)
         self.html = ""
         self.error = ""
+        self.result = None  # core.load_more.MoreResult of a load-more job
         self.done = threading.Event()
 
 
@@ -93,24 +103,40 @@ class _Slot(QObject):
         self.poll = QTimer(self, interval=_POLL_MS, singleShot=True)
         self.poll.timeout.connect(self._check_ready)
         self.waited = 0
+        self.loading = False
+        self.loader: LoadMore | None = None
 
     def _new_page(self) -> QWebEnginePage:
         page = _RenderPage(self.pool.profile, self)
         page.loadFinished.connect(self._loaded)
+        page.proxyAuthenticationRequired.connect(self.pool._proxy_login)
         page.setVisible(True)  # a hidden page's timers are throttled to one a second by Chromium
         return page
 
     def start(self, job: _Job) -> None:
         self.job = job
+        self.loading = False  # until its load is asked for: a signal of nothing we asked is not its answer
         self.waited = 0
         self.loads += 1
         self.pool._set_cookies()  # queued in the store before the load, so the load carries them
+        changed = self.pool._set_proxy()
+        if self.pool.proxy_error:
+            self._finish(error=self.pool.proxy_error)
+            return
         self.deadline.start(int(job.timeout_s * 1000))
-        self.page.load(QUrl(job.url))
+        if changed:  # the web engine takes a new proxy in a while, not for a load asked at once
+            QTimer.singleShot(PROXY_SETTLE_MS, self, lambda job=job: self._load(job))
+        else:
+            self._load(job)
+
+    def _load(self, job: _Job) -> None:
+        if job is self.job:
+            self.loading = True
+            self.page.load(QUrl(job.url))
 
     def _loaded(self, ok: bool) -> None:
         job = self.job
-        if job is None or self.poll.isActive() or self.waited:
+        if job is None or not self.loading or self.poll.isActive() or self.waited:
             return  # a late signal of an earlier load
         if not ok:
             self._finish(error=f"the page did not load: {job.url}")
@@ -133,6 +159,11 @@ class _Slot(QObject):
         if not found:
             self.poll.start()  # single shot: one question in flight at a time
             return
+        if job.more is not None:
+            self.loader = LoadMore(self.page, job, lambda html, error, result, job=job: self._loaded_more(job, html,
+                                                                                                          error, result))
+            self.loader.start()
+            return
         self.page.runJavaScript("'<!DOCTYPE html>' + document.documentElement.outerHTML", 0,
                                 lambda html, job=job: self._html(job, html))
 
@@ -144,6 +175,12 @@ class _Slot(QObject):
             return
         self._finish(html=html)
 
+    def _loaded_more(self, job: _Job, html: str, error: str, result) -> None:
+        if job is not self.job:
+            return
+        job.result = result
+        self._finish(html=html, error=error)
+
     def _too_slow(self) -> None:
         if self.job is None:
             return
@@ -154,6 +191,10 @@ class _Slot(QObject):
 
     def _finish(self, html: str = "", error: str = "") -> None:
         job, self.job = self.job, None
+        if self.loader is not None:
+            self.loader.stop()
+            self.loader.deleteLater()
+            self.loader = None
         self.poll.stop()
         self.deadline.stop()
         if job is not None:
@@ -205,6 +246,9 @@ class RenderPool(QObject):
         self._cookie_lock = threading.Lock()
         self._pending_cookies = None  # a CookieFile not yet in the cookie store
         self.cookies_set = 0
+        self.proxy_error = ""  # why pages cannot be rendered through the proxy the crawl uses
+        self._proxy_url = ""
+        self._pending_proxy: str | None = None
         self._submit.connect(self._enqueue, Qt.ConnectionType.QueuedConnection)
 
     @property
@@ -225,6 +269,50 @@ class RenderPool(QObject):
         if job.error:
             raise RenderError(job.error)
         return job.html
+
+    def load_more(self, url: str, more, count: str, timeout_s: float | None = None):
+        """The list page at ``url`` after loading more (``core.load_more.MoreResult``): its "Xem thêm"
+        button clicked or the page scrolled while new ``count`` matches (article links) come, within
+        ``more``'s limits. Blocks, as ``render`` does; RenderError when the page cannot be had."""
+        if threading.current_thread() is threading.main_thread() and self.thread().isCurrentThread():
+            raise RuntimeError("RenderPool.load_more blocks: call it from a worker thread")
+        if self._closed:
+            raise RenderError("the render pool is closed")
+        job = _Job(url, "body", (timeout_s or self.timeout_s) + more.max_seconds + more.settle_s, more, count)
+        self._submit.emit(job)
+        if not job.done.wait(job.timeout_s + 30):
+            raise RenderError(f"no answer from the render pool for {url}")
+        if job.error or job.result is None:
+            raise RenderError(job.error or f"{url}: nothing came back from loading more")
+        return job.result
+
+    def use_proxy(self, url: str) -> None:
+        """Load the pages from now on through this proxy (http(s) or SOCKS5; "" for none): Qt's application
+        proxy, which the web engine reads for each new request; an HTTP proxy's password is given when it
+        asks. Chromium cannot log in to a SOCKS5 proxy: with one that has a password, pages are not
+        rendered (RenderError says why) rather than loaded around the proxy."""
+        self.proxy_error = proxy_problem(url)
+        with self._cookie_lock:
+            self._pending_proxy = url  # set in the Qt thread before the next load (the web engine reads it there)
+        if self.thread().isCurrentThread():
+            self._set_proxy()  # before the first load (a crawl's set-up): nothing in flight, nothing to wait for
+
+    def _set_proxy(self) -> bool:
+        """Whether the proxy changed (the next load waits for the web engine to take it)."""
+        with self._cookie_lock:
+            url, self._pending_proxy = self._pending_proxy, None
+        if url is None or url == self._proxy_url:
+            return False
+        self._proxy_url = url
+        QNetworkProxy.setApplicationProxy(qt_proxy(url) if url and not self.proxy_error else
+                                          QNetworkProxy(QNetworkProxy.ProxyType.NoProxy))
+        return True
+
+    def _proxy_login(self, _url, authenticator, _host) -> None:
+        parts = urlsplit(self._proxy_url)
+        if parts.username:
+            authenticator.setUser(unquote(parts.username))
+            authenticator.setPassword(unquote(parts.password or ""))
 
     def use_cookies(self, jar) -> None:
         """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""
@@ -250,6 +338,8 @@ class RenderPool(QObject):
                 slot.job.error = "the render pool closed"
                 slot.job.done.set()
                 slot.job = None
+            if slot.loader is not None:
+                slot.loader.stop()
             slot.poll.stop()
             slot.deadline.stop()
             slot.page.deleteLater()
@@ -274,6 +364,23 @@ class RenderPool(QObject):
     def _pump(self) -> None:
         while self._free and self._jobs:
             self._free.pop().start(self._jobs.popleft())
+
+
+def proxy_problem(url: str) -> str:
+    """"" when the web engine can go through this proxy, else why not."""
+    parts = urlsplit(url) if url else None
+    if parts is not None and parts.scheme.startswith("socks") and parts.username:
+        return ("the render pool cannot go through a SOCKS5 proxy with a password (the web engine has no SOCKS "
+                "log-in): use an HTTP proxy or a SOCKS5 proxy without one for pages that need JavaScript")
+    return ""
+
+
+def qt_proxy(url: str) -> QNetworkProxy:
+    parts = urlsplit(url)
+    kind = QNetworkProxy.ProxyType.Socks5Proxy if parts.scheme.startswith("socks") else \
+        QNetworkProxy.ProxyType.HttpProxy
+    return QNetworkProxy(kind, parts.hostname or "", parts.port or 0, unquote(parts.username or ""),
+                         unquote(parts.password or ""))
 
 
 def _js_string(text: str) -> str:

@@ -1,4 +1,4 @@
-"""Settings: data folder, crawl politeness and identity, image cache, reading."""
+"""Settings: data folder, crawl politeness and identity, proxies, image cache, reading."""
 
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .proxy_settings import ProxyBox
 from .settings import Preferences
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, prefs: Preferences, current_data_dir: str, parent=None):
+    def __init__(self, prefs: Preferences, current_data_dir: str, parent=None, profiles=()):
         super().__init__(parent)
         self.setWindowTitle("XNews settings")
         self.setMinimumWidth(520)
@@ -77,12 +78,13 @@ class SettingsDialog(QDialog):
         self.model_line = QLabel(model_in_use(current_data_dir))
         self.model_line.setWordWrap(True)
         QVBoxLayout(model_box).addWidget(self.model_line)
+        self.proxies = ProxyBox(current_data_dir, profiles)  # kept in the data folder, not in the preferences
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
+        buttons.accepted.connect(lambda: self.proxies.save() and self.accept())
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        for w in (data_box, crawl_box, image_box, model_box):
+        for w in (data_box, crawl_box, self.proxies, image_box, model_box):
             layout.addWidget(w)
         layout.addWidget(buttons)
 

@@ -19,7 +19,7 @@ PICK_FIELDS = (
     ("summary", "Summary"), ("image", "Image"), ("body", "Body"), ("author", "Author"), ("date", "Date"),
     ("remove", "Remove"),
 )
-LABELS = dict(PICK_FIELDS)
+LABELS = {**dict(PICK_FIELDS), "more": "Load more"}  # "more": ui/inspector/load_more.py's pick
 SINGLE = {"next", "title", "summary", "image", "body", "author", "date"}
 LIST_PARTS = ("sections", "next")  # the profile's one list-link rule is their union
 

@@ -25,6 +25,7 @@ from .draft import Draft, check_rules, label_for
 from .fetch import PageCache, inspector_pool
 from .field_bar import FieldBar
 from .learning import SiteLearning
+from .load_more import LoadMorePick
 from .login_bar import LoginBar
 from .picking import PickMode, rule_xpath
 from .preview import PreviewPane
@@ -89,6 +90,8 @@ class Inspector(PickMode, QWidget):
         self.site_bar = SiteBar(self.cache, self.pool, self)
         self.site_bar.startUrlsEdited.connect(self.set_start_urls)
         self.site_bar.useThisPage.connect(self.use_this_page)
+        self.load_more = LoadMorePick(self)  # the Load more pick and the Scrolls for more mark
+        self.site_bar.load_more = self.load_more.load
         self.login_bar = LoginBar(self.browser.web_profile.cookieStore(), self.browser.url, self)
         self.login_bar.set_data_dir(data_dir)  # where kept logins go (<data>/cookies/)
         self.login_bar.cookiesChanged.connect(self._cookies_changed)
@@ -228,6 +231,7 @@ class Inspector(PickMode, QWidget):
         worker still fetching finishes on its own, and the HTTP session closes after its last fetch."""
         self.preview.shutdown()
         self.site_bar.shutdown()
+        self.load_more.shutdown()
         self.reach_bar.shutdown()
         self.draft = None
         self._revision += 1  # results still on their way are dropped
@@ -343,7 +347,8 @@ class Inspector(PickMode, QWidget):
     def _start_preview(self) -> None:
         profile = self.profile()
         list_url = (self.draft.list_url if self.draft else "") or (profile.start_urls[0] if profile and profile.start_urls else "")
-        self.preview.refresh(profile, list_url, self.cache.fetch, self.pool, self.cache.fetch_file)
+        self.preview.refresh(profile, list_url, self.load_more.fetch(profile, self.cache.fetch), self.pool,
+                             self.cache.fetch_file)
 
     # --- page events ---------------------------------------------------------------------
     @Slot(bool)
@@ -367,6 +372,7 @@ class Inspector(PickMode, QWidget):
         """The raw HTML is fetched logged in as the browser is (else a member's page looks like a login
         form to the checks, and every rule would "need JavaScript")."""
         self.cache.use_cookies(jar)
+        self.load_more.use_cookies(jar)
         self._start_checks()
         self._preview_timer.start()
 

@@ -20,12 +20,13 @@ def link_key(profile: Profile | None) -> tuple:
     """What a coverage result depends on: a result for another key is stale."""
     if profile is None:
         return ()
-    return (profile.start_urls, profile.allowed_domains, profile.articles, profile.lists, profile.crawl.max_depth)
+    return (profile.start_urls, profile.allowed_domains, profile.articles, profile.lists, profile.crawl.max_depth,
+            profile.more)
 
 
-def _coverage_job(profile: Profile, fetch, worker=None):
+def _coverage_job(profile: Profile, fetch, load_more=None, worker=None):
     aborted = (lambda: worker.aborted) if worker is not None else (lambda: False)
-    return link_key(profile), check_coverage(profile, fetch, aborted=aborted)
+    return link_key(profile), check_coverage(profile, fetch, aborted=aborted, load_more=load_more)
 
 
 class SiteBar(QWidget):
@@ -36,6 +37,7 @@ class SiteBar(QWidget):
     def __init__(self, cache, pool, parent=None):
         super().__init__(parent)
         self.cache, self.pool = cache, pool
+        self.load_more = lambda profile: None  # (profile) -> load_more(url) for list pages that load more
         self.coverage: Coverage | None = None
         self._coverage_key: tuple = ()
         self._worker: workers.Worker | None = None
@@ -105,7 +107,7 @@ class SiteBar(QWidget):
         if self._worker is not None:
             self._worker.abort()
         self._say(f"Checking coverage from {len(profile.start_urls)} start page(s)\u2026")
-        worker = workers.Worker(_coverage_job, profile, self.cache.fetch)
+        worker = workers.Worker(_coverage_job, profile, self.cache.fetch, self.load_more(profile))
         worker.signals.result.connect(self._checked)
         worker.signals.error.connect(self._failed)
         self._worker = workers.start(worker, self.pool)
