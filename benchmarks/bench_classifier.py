@@ -44,6 +44,7 @@ if str(REPO) not in sys.path:
 from xnews_gui.classify import corpus, metrics  # noqa: E402
 from xnews_gui.classify.training import TrainConfig, build_pipeline  # noqa: E402
 from xnews_gui.core import text  # noqa: E402
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 DEFAULT_DATA = REPO / ".." / "shared" / "data"
 
@@ -138,6 +139,7 @@ def main(argv=None) -> int:
     parser.add_argument("--segment-sample", type=int, default=3000)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
+    print(versions_line(), flush=True)  # what the figures were made with
     root = args.data / "vntc"
     if not root.is_dir():
         print(f"no VNTC at {root}", file=sys.stderr)

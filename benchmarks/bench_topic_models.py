@@ -65,6 +65,7 @@ if str(REPO) not in sys.path:
 import numpy as np  # noqa: E402
 
 from xnews_gui.classify import TopicClassifier, corpus, metrics  # noqa: E402
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 DEFAULT_DATA = REPO / ".." / "shared" / "data"
 
@@ -112,6 +113,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", type=Path, help="where to unpack the archives")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
+    print(versions_line(), flush=True)  # what the figures were made with
     root = args.data / "vntc"
     if not root.is_dir():
         print(f"no VNTC at {root}", file=sys.stderr)

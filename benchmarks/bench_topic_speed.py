@@ -202,6 +202,10 @@ def main() -> int:
     if args.pipeline_child:
         print(json.dumps(measure_pipeline(*args.pipeline_child)))
         return 0
+    sys.path.insert(0, str(REPO))
+    from xnews_gui.core.versions import versions_line
+
+    print(versions_line(), flush=True)  # what the figures were made with
     if args.pipeline:
         return pipeline_main(args)
     sample = Path(args.data) / "vntc" / "sample"

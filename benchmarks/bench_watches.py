@@ -32,6 +32,8 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 from bench_crawl import BENCH, CONCURRENCY, PROFILE, pinned, run_measured  # noqa: E402
 
+from xnews_gui.core.versions import versions_line  # noqa: E402
+
 WATCHES = [("giá", ["--words", "giá"]), ("thị trường", ["--words", "thị trường"]),
            ("bóng đá", ["--words", "bóng đá"]), ("site", ["--site", "newsim"]),
            ("all three", ["--words", "tăng", "--topic", "Kinh doanh", "--site", "newsim"])]
@@ -72,6 +74,7 @@ def main() -> int:
     parser.add_argument("--articles", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(versions_line(), flush=True)  # what the figures were made with
     server, url = start(args.articles, args.seed)
     work = Path(tempfile.mkdtemp(prefix="bench-watches-"))
     runs = {False: [], True: []}
