@@ -112,7 +112,7 @@ def cmd_crawl(args) -> int:
     if summary.get("status") == "refused" and summary.get("refused_reason"):
         print(f"error: crawl refused: {summary['refused_reason']}", file=sys.stderr)
         return 1
-    if not summary.get("pages"):
+    if not summary.get("pages") and not summary.get("revisited"):  # (a revisit answered 304 fetched no page)
         print("error: nothing could be fetched from the start URLs (see the errors above); "
               "check the address, the network and robots.txt", file=sys.stderr)
         return 1
