@@ -33,7 +33,8 @@ from ..core.raw_pages import RawPack
 from .control import RunControl
 from .cookies import LoginWatch
 from .downloader import Downloader
-from .fetcher import NOT_MODIFIED, FetchError, FetchResult
+from .conditional import NOT_MODIFIED
+from .fetcher import FetchError, FetchResult
 from .frontier import DISK_ORDERS, make_scheduler
 from .images import ImageFetcher
 from .options import DEFAULT_USER_AGENT, ROBOTS_AGENT, CrawlEvent, CrawlOptions  # noqa: F401 (public names)

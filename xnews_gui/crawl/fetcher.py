@@ -26,6 +26,7 @@ from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
 from ..core.urls import is_allowed_scheme
+from .conditional import NOT_MODIFIED, header_lines, validators
 from .curl_exchange import Answer, Handles, TransportError, exchange
 from .sockets import InFlight
 
@@ -33,8 +34,6 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif")  # no SVG: it can carry script
 RETRY_STATUSES = (429, 500, 502, 503, 504)
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
-NOT_MODIFIED = 304
-CONDITIONS = ("If-None-Match", "If-Modified-Since")  # the request headers a revisit may add
 ACCEPT = {"html": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
           "image": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9", "any": "*/*",
           "sitemap": "application/xml,text/xml;q=0.9,*/*;q=0.5"}
@@ -131,7 +130,7 @@ class Fetcher:
         started = time.monotonic()
         redirects: list[str] = []
         seen = {url}
-        extra = _conditional(conditions)
+        extra = header_lines(conditions)
         while True:
             try:
                 allowed = is_allowed_scheme(url)
@@ -283,9 +282,7 @@ def _judge(accept: str, cap: int):
     def judge(status: int, headers: dict):
         if status in REDIRECT_STATUSES and headers.get("location"):
             return "skip"
-        if status == NOT_MODIFIED:
-            return "skip"
-        if status >= 400:
+        if status == NOT_MODIFIED or status >= 400:
             return "skip"
         mime = headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if accept == "html" and mime and mime not in HTML_TYPES:
@@ -300,33 +297,23 @@ def _judge(accept: str, cap: int):
     return judge
 
 
-def _conditional(conditions: dict | None) -> tuple[bytes, ...]:
-    """The header lines of a conditional request: only these two names, values on one line."""
-    lines = []
-    for name in CONDITIONS:
-        value = str((conditions or {}).get(name, "")).strip()
-        if value and value.isprintable() and len(value) <= 512:
-            lines.append(f"{name}: {value}".encode("latin-1", "replace"))
-    return tuple(lines)
-
-
 def _outcome(answer: Answer, accept: str, conditional: bool = False):
     status, ctype = answer.status, answer.header("content-type")
     if answer.refused is not None:
         raise answer.refused
-    validators = (answer.header("etag")[:512], answer.header("last-modified")[:128])
+    checked = validators(answer)
     location = answer.header("location") if status in REDIRECT_STATUSES else ""
     if location:
-        return status, ctype, b"", _as_browsers_read(location), validators
+        return status, ctype, b"", _as_browsers_read(location), checked
     if status == NOT_MODIFIED and conditional:  # the stored copy is still the page: nothing to read
-        return status, ctype, b"", None, validators
+        return status, ctype, b"", None, checked
     if status >= 400:
         kind = "http_5xx" if status >= 500 else "http_4xx"
         raise FetchError(kind, f"HTTP {status}", status=status, retry_after=_retry_after(answer.header("retry-after")))
     body = answer.body
     if accept == "html" and not ctype.split(";", 1)[0].strip() and not body.lstrip()[:1] == b"<":
         raise FetchError("content_type", "no content type and the body is not HTML")
-    return status, ctype, body, None, validators
+    return status, ctype, body, None, checked
 
 
 def _as_browsers_read(location: str) -> str:
