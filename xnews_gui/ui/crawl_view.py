@@ -103,9 +103,9 @@ class CrawlView(QWidget):
         self.max_pages.setToolTip("Stop each crawl after this many pages (0 = the profile's own limit)")
         self.schedule_controls = ScheduleControls(self.scheduler, self._schedule_targets, self.schedule)
         self.schedule_box, self.schedule_minutes = self.schedule_controls.box, self.schedule_controls.minutes
-        self.revisits = RevisitBox(self.store)  # the highlighted site's next revisit; "Revisit all"
+        self.revisits = RevisitBox(self.store)  # the highlighted (or first ticked) site's next revisit; Revisit all
         self.revisits.revisitRequested.connect(lambda name: self.start_profile(name, revisit=True))
-        self.profile_list.currentTextChanged.connect(lambda name: self.revisits.show_for(name or None))
+        self.revisits.follow(self.profile_list)
         form = QFormLayout()
         form.addRow("Page limit:", self.max_pages)
         left_box = QGroupBox("Sites")
@@ -225,8 +225,7 @@ class CrawlView(QWidget):
 
     def start_profile(self, name: str, profile: Profile | None = None, *, revisit: bool = False,
                       revisit_urls=()) -> CrawlSession | None:
-        """Crawl a profile (``revisit``: its stored articles asked again too; ``revisit_urls``: only those
-        articles, "Fetch again"). An active crawl of it is returned as it is (None for a revisit)."""
+        """``revisit``: every stored article asked again too; ``revisit_urls``: only those ("Fetch again")."""
         session = self.sessions.get(name)
         if session is not None and session.is_active():
             return None if revisit or revisit_urls else session
@@ -262,9 +261,8 @@ class CrawlView(QWidget):
         self.store.clear_interrupted(name)
         self._last_pages[name] = (time.monotonic(), 0)
         self._rates.pop(name, None)
-        what = (f"fetching again: {', '.join(revisit_urls)}" if revisit_urls else
-                f"crawl started{' (every stored article revisited)' if revisit else ''}: {', '.join(profile.start_urls)}")
-        self._log(name, what)
+        self._log(name, f"fetching again: {', '.join(revisit_urls)}" if revisit_urls else
+                  f"crawl started{' (all stored articles revisited)' if revisit else ''}: {', '.join(profile.start_urls)}")
         session.start()
         self._sample(force=True)
         self._sync_buttons()
@@ -358,7 +356,7 @@ class CrawlView(QWidget):
         self.scheduler.finished(name, str(summary.get("status", "finished")))
         self._sync_buttons()
         self.history.refresh()
-        self.revisits.show_for(self.revisits.name or None)
+        self.revisits.refresh()
         self.sessionFinished.emit(name, summary)
 
     def _sample(self, force: bool = False) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import shiboken6
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from ..services.crawl import revisit_outlook
 from ..store import Store
@@ -78,3 +78,19 @@ class RevisitBox(QWidget):
         self.name = name or ""
         self.button.setEnabled(bool(name))
         self.line.show_for(name)
+
+    def follow(self, sites: QListWidget) -> None:
+        """Show the highlighted site of a checkable list, else its first ticked one."""
+        self._sites = sites
+        sites.currentTextChanged.connect(lambda *_: self.refresh())
+        sites.itemChanged.connect(lambda *_: self.refresh())
+
+    def refresh(self) -> None:
+        sites = getattr(self, "_sites", None)
+        if sites is None:
+            self.show_for(self.name or None)
+            return
+        items = [sites.item(i) for i in range(sites.count())]
+        ticked = [i.text() for i in items if i.checkState() == Qt.CheckState.Checked]
+        current = sites.currentItem()
+        self.show_for(current.text() if current is not None else ticked[0] if ticked else None)
