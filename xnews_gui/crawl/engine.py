@@ -13,9 +13,10 @@ parsing (``parse``: a page into links or an article; ``workers``: ``concurrency`
 one parse thread) -> the item pipeline (images, by the fetch threads, then ``pipeline``: the one
 batching stage, which classifies a batch at once and writes it through the sink's one method,
 ``write_batch``). What they share to run, pause and stop is one ``RunControl`` (``control``), not
-each other's attributes; requests are ``request.Request`` throughout. ``classifier`` may be a model
-or a loader (a callable without ``predict``): a loader runs in the background while the first pages
-are fetched. ``on_event`` is called from crawler threads, never under a lock; "stats" events come
+each other's attributes; requests are ``request.Request`` throughout, a stored article's revisit too
+(``revisits``: the "revisit" flag, the copy's validators; a 304 ends here, a 404/410 is asked again).
+``classifier`` may be a model or a loader (a callable without ``predict``): a loader runs in the
+background while the first pages are fetched. ``on_event`` is called from crawler threads, never under a lock; "stats" events come
 about every ``stats_interval`` seconds.
 """
 
