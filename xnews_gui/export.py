@@ -49,7 +49,7 @@ FORMATS = {
     "epub": "EPUB book (*.epub)",
 }
 CSV_COLUMNS = ["id", "profile", "url", "title", "summary", "image", "author", "date", "fetched_at",
-               "category", "confidence", "read", "starred", "body_text"]
+               "category", "confidence", "read", "starred", "body_text", "updated_at", "gone_at"]
 ImageLookup = Callable[[str], "tuple[bytes, str] | None"]  # image URL -> (bytes, content type)
 
 
@@ -208,8 +208,20 @@ def _when(a: dict) -> datetime:
     return datetime.now(timezone.utc)
 
 
+def _updated(a: dict) -> datetime:
+    """When the article last changed: the changed version's storing time, else its date."""
+    if a.get("updated_at"):
+        try:
+            when = datetime.fromisoformat(str(a["updated_at"]).replace("Z", "+00:00"))
+            return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+        except ValueError:
+            pass
+    return _when(a)
+
+
 def _rss(articles, path: Path, title: str) -> None:
-    rss = ET.Element("rss", version="2.0", attrib={"xmlns:content": "http://purl.org/rss/1.0/modules/content/"})
+    rss = ET.Element("rss", version="2.0", attrib={"xmlns:content": "http://purl.org/rss/1.0/modules/content/",
+                                                   "xmlns:atom": "http://www.w3.org/2005/Atom"})
     channel = ET.SubElement(rss, "channel")
     ET.SubElement(channel, "title").text = title
     ET.SubElement(channel, "link").text = "https://github.com/xnews"
@@ -221,6 +233,8 @@ def _rss(articles, path: Path, title: str) -> None:
         ET.SubElement(item, "link").text = a.get("url") or ""
         ET.SubElement(item, "guid", isPermaLink="true").text = a.get("url") or ""
         ET.SubElement(item, "pubDate").text = format_datetime(_when(a))
+        if a.get("updated_at"):  # RSS 2.0 has no element for it: Atom's, as feeds usually carry it
+            ET.SubElement(item, "atom:updated").text = _updated(a).isoformat(timespec="seconds")
         if a.get("author"):
             ET.SubElement(item, "dc_creator").text = a["author"]
         if a.get("category"):
@@ -247,7 +261,8 @@ def _atom(articles, path: Path, title: str, feed_id: str = "") -> None:
         ET.SubElement(entry, f"{{{ns}}}title").text = a.get("title") or ""
         ET.SubElement(entry, f"{{{ns}}}id").text = a.get("url") or f"urn:xnews:{a.get('id')}"
         ET.SubElement(entry, f"{{{ns}}}link", href=a.get("url") or "")
-        ET.SubElement(entry, f"{{{ns}}}updated").text = _when(a).isoformat(timespec="seconds")
+        ET.SubElement(entry, f"{{{ns}}}updated").text = _updated(a).isoformat(timespec="seconds")
+        ET.SubElement(entry, f"{{{ns}}}published").text = _when(a).isoformat(timespec="seconds")
         if a.get("author"):
             ET.SubElement(ET.SubElement(entry, f"{{{ns}}}author"), f"{{{ns}}}name").text = a["author"]
         if a.get("category"):

@@ -61,6 +61,7 @@ def cmd_articles_show(args) -> int:
     if a is None:
         raise CliError(f"no article with id {args.id}")
     data = article_dict(a)
+    data["earlier_versions"] = len(args.store.article_versions(a.id))
     if not args.html:
         data.pop("body_html")
     print(json.dumps(data, ensure_ascii=False, indent=2))

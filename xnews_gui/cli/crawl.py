@@ -43,6 +43,9 @@ def register(subparsers) -> None:
     p.add_argument("--no-images", action="store_true", help="do not download article images")
     p.add_argument("--no-raw", action="store_true", help="do not keep the raw HTML of fetched pages")
     p.add_argument("--fresh", action="store_true", help="forget the saved frontier and seen URLs first")
+    p.add_argument("--revisit", action="store_true",
+                   help="also ask again for every stored article of the profile (conditional requests: an "
+                        "unchanged page costs a 304), storing changed ones as new versions and marking gone ones")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     p.add_argument("--skip-hidden-topics", action="store_true",
                    help="don't store articles of topics marked 'not interested' (they are remembered as seen)")
@@ -66,7 +69,8 @@ def cmd_crawl(args) -> int:
         forget_state(store, profile.name)
     options = CrawlOptions(max_pages=args.max_pages, max_articles=args.max_articles, max_seconds=args.max_seconds,
                            concurrency=args.concurrency, delay_s=args.delay, strategy=args.strategy,
-                           contact=args.contact, fetch_images=not args.no_images, save_raw=not args.no_raw)
+                           contact=args.contact, fetch_images=not args.no_images, save_raw=not args.no_raw,
+                           revisit=args.revisit)
     printer = _Printer(quiet=args.quiet)
 
     def make_handle(renderer=None):
@@ -108,7 +112,7 @@ def cmd_crawl(args) -> int:
     if summary.get("status") == "refused" and summary.get("refused_reason"):
         print(f"error: crawl refused: {summary['refused_reason']}", file=sys.stderr)
         return 1
-    if not summary.get("pages"):
+    if not summary.get("pages") and not summary.get("revisited"):  # (a revisit answered 304 fetched no page)
         print("error: nothing could be fetched from the start URLs (see the errors above); "
               "check the address, the network and robots.txt", file=sys.stderr)
         return 1
@@ -154,6 +158,12 @@ def _print_summary(s: dict) -> None:
     if s["errors"]:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(s["errors_by_kind"].items()))
         print(f"  {s['errors']} errors: {kinds}")
+    if s.get("revisited") or s.get("revisits_newer") or s.get("revisits_due"):
+        print(f"  revisits: {s.get('revisited', 0)} stored articles asked again ({s.get('revisits_newer', 0)} newer "
+              f"in a sitemap or feed, {s.get('revisits_due', 0)} due): {s.get('not_modified', 0)} not modified "
+              f"(304), {s.get('unchanged', 0)} unchanged, {s.get('updated', 0)} updated, {s.get('gone', 0)} gone")
+    if s.get("next_revisit_at"):
+        print(f"  next revisit due {time.strftime('%Y-%m-%d %H:%M', time.localtime(s['next_revisit_at']))}")
     fill = ", ".join(f"{f} {r:.0%}" for f, r in s["fill_rate"].items() if r is not None)
     if fill:
         print(f"  field fill rate: {fill}")

@@ -1,4 +1,5 @@
-"""`extract FILE_OR_URL`: one article page through a profile, printed as JSON."""
+"""`extract FILE_OR_URL`: one article page through a profile, printed as JSON; `reextract --profile P`:
+the profile's stored articles extracted again from their saved pages."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ def register(sub) -> None:
     x.add_argument("--url", help="the page's URL when reading a file (to make links absolute)")
     x.add_argument("source", metavar="FILE_OR_URL")
     x.set_defaults(func=cmd_extract, needs_db=True)
+
+    x = sub.add_parser("reextract", help="extract a profile's stored articles again from their saved pages "
+                                         "(no network; the prior values are kept as a version)")
+    x.add_argument("--profile", required=True, help="stored profile name (its current rules) or a profile JSON file")
+    x.add_argument("--dry-run", action="store_true", help="only say how many articles would change")
+    x.set_defaults(func=cmd_reextract, needs_db=True)
 
 
 def fetch(url: str) -> tuple[bytes, str]:
@@ -52,4 +59,26 @@ def cmd_extract(args) -> int:
     if not article.ok:
         print("extraction failed: " + "; ".join(article.errors), file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_reextract(args) -> int:
+    from ..services.crawl import ClassifierLoader
+    from ..services.reextract import apply_reextract, plan_reextract
+
+    store = args.store
+    profile = profile_argument(args.profile, store)
+    plan = plan_reextract(store, profile)
+    print(plan.summary(), flush=True)
+    if args.dry_run or not plan.count:
+        return 0
+    try:
+        model = ClassifierLoader(store.root)()
+    except Exception as exc:  # an unusable model: the topics stay as they are, and the user is told
+        print(f"the topic model cannot be used ({type(exc).__name__}: {exc}); topics stay as they are", file=sys.stderr)
+        model = None
+    version = store.latest_version_number(profile.name)
+    done = apply_reextract(store, profile, plan, classifier=model,
+                           reason=f"profile {profile.name} version {version}" if version else profile.name)
+    print(f"re-extracted {done:,} article(s); their earlier values are kept as versions")
     return 0

@@ -17,7 +17,9 @@ from .rules import Rule, RuleError
 STRATEGIES = ("bfs", "dfs", "random", "best_first", "importance", "pagerank", "focused")
 # the largest value each crawl number may take (a typo or a hostile file must not start a runaway crawl)
 CRAWL_LIMITS = {"delay_s": 3600.0, "revisit_min": 525_600.0, "revisit_max_min": 525_600.0,
-                "relevance_threshold": 1.0, "concurrency": 64, "max_depth": 10_000, "max_pages": 100_000_000}
+                "relevance_threshold": 1.0, "concurrency": 64, "max_depth": 10_000, "max_pages": 100_000_000,
+                "article_revisit_min": 525_600.0, "article_revisit_max_min": 525_600.0, "watch_days": 3650.0,
+                "revisit_budget": 1_000_000}
 
 
 class ProfileError(ValueError):
@@ -36,6 +38,13 @@ class CrawlSettings:
     topic_keywords: dict = field(default_factory=dict)
     focus_topics: tuple = ()  # classifier labels of interest: their probability is a page's relevance
     relevance_threshold: float = 0.6
+    # stored articles (crawl/revisits.py): the first revisit after this many minutes, each later one adapted
+    # by the article's observed changes up to article_revisit_max_min; articles stored more than watch_days
+    # ago are revisited only on demand; at most revisit_budget revisits per crawl pass
+    article_revisit_min: float = 60.0
+    article_revisit_max_min: float = 7 * 24 * 60.0
+    watch_days: float = 14.0
+    revisit_budget: int = 200
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> "CrawlSettings":
@@ -51,11 +60,12 @@ class CrawlSettings:
         s = cls(**data)
         if s.strategy not in STRATEGIES:
             raise ProfileError(f"{where}.strategy: {s.strategy!r} is not one of {', '.join(STRATEGIES)}")
-        for name in ("delay_s", "revisit_min", "revisit_max_min", "relevance_threshold"):
+        for name in ("delay_s", "revisit_min", "revisit_max_min", "relevance_threshold", "article_revisit_min",
+                     "article_revisit_max_min", "watch_days"):
             value = getattr(s, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= CRAWL_LIMITS[name]:
                 raise ProfileError(f"{where}.{name}: must be a number from 0 to {CRAWL_LIMITS[name]:g}")
-        for name in ("concurrency", "max_depth", "max_pages"):
+        for name in ("concurrency", "max_depth", "max_pages", "revisit_budget"):
             value = getattr(s, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CRAWL_LIMITS[name]:
                 raise ProfileError(f"{where}.{name}: must be a whole number from 0 to {CRAWL_LIMITS[name]:,}")

@@ -16,6 +16,7 @@ import json
 import math
 import os
 import re
+import threading
 import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -167,6 +168,40 @@ def looks_like_login(text: str) -> bool:
     """A page that asks for a password (a login form) instead of showing an article."""
     head = text[:200_000]
     return bool(_PASSWORD.search(head.encode("utf-8", "ignore"))) and bool(_LOGIN_WORDS.search(head))
+
+
+class LoginWatch:
+    """Counts the article pages that answered with a login form; the crawl's log says so at the 1st,
+    10th and 100th, its summary once with the final count."""
+
+    def __init__(self, stats, emit):
+        self.stats, self.emit = stats, emit
+        self._lock = threading.Lock()
+        self.pages = 0
+        self.example = ""  # the first page that asked for a login
+
+    def check(self, text: str, url: str) -> bool:
+        """Whether this article page asks for a password (the site wants a login, or the cookies expired)."""
+        if not looks_like_login(text):
+            return False
+        self.stats.add(login_pages=1)
+        with self._lock:
+            self.pages += 1
+            count = self.pages
+            if count == 1:
+                self.example = url
+        if count in (1, 10, 100):
+            self.emit("log", {"message": f"WARNING: {login_message(count, url)}", "warning": True})
+        return True
+
+    def summary(self) -> list[str]:
+        return [login_message(self.pages, self.example)] if self.example else []
+
+
+def login_message(count: int, url: str) -> str:
+    return (f"{count} article page{'s' if count > 1 else ''} answered with a login form (e.g. {url}): "
+            "the site wants a login, or the profile's cookies have expired: log in in the Sites tab's "
+            "browser and click 'Keep this login for crawls', or import fresh cookies (xnews cookies import)")
 
 
 _LAST_SECOND = 253_402_300_799  # 9999-12-31 23:59:59 UTC: the last moment a date can show

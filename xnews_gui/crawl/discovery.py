@@ -2,18 +2,21 @@
 
     report = discover("https://example.vn/", fetcher)     # the inspector: "a sitemap, 12 feeds"
     finder = Discoverer(fetcher, gate=gate, check=check)   # the crawler: every URL, with its date
-    for found in finder.urls(profile, since=last_time): ...
+    for found in finder.urls(profile, last_dates): ...
+    finder.sitemap_dates                                   # each index child's lastmod, for the next crawl
 
 Everything is fetched through the crawler's ``Fetcher`` (its caps, user agent, politeness gate and
 scope/robots check). The walk is bounded: sitemap files, index nesting, URLs and feeds are counted and
-capped, and a sitemap (or a child of an index) whose date is older than ``since`` is not read at all,
-so a re-crawl fetches only what is new.
+capped, and a child of a sitemap index whose lastmod is the one the last crawl saw is not
+read at all (``last_dates``): the site says nothing in it changed. Entries are given with their dates, never dropped
+for them: whether a page is newer than its stored copy is the crawl's question (``revisits``), asked
+with the site's dates on both sides, not against our clock.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
@@ -23,8 +26,6 @@ from .feeds import FeedError, find_feeds, parse_feed
 from .fetcher import FetchError, Fetcher
 from .sitemaps import SitemapError, parse_sitemap
 
-# dates in sitemaps and feeds are the server's, our 'since' is our clock: a margin for the difference
-CLOCK_SLACK = timedelta(hours=1)
 
 
 @dataclass
@@ -66,14 +67,18 @@ class Discoverer:
     def __init__(self, fetcher: Fetcher, *, gate=None, check: Callable[[str], None] | None = None,
                  limits: DiscoveryLimits | None = None,
                  on_error: Callable[[str, str], None] | None = None,
-                 ready: Callable[[], bool] | None = None):
+                 ready: Callable[[], bool] | None = None, robots=None,
+                 on_page: Callable[[str, object], None] | None = None):
         self.fetcher = fetcher
         self.gate = gate
         self.check = check  # scope and robots: raises FetchError
         self.limits = limits or DiscoveryLimits()
         self.on_error = on_error  # (url, one-line message)
         self.ready = ready  # blocks while the crawl is paused; False when it stops
-        self.counts = {"sitemaps": 0, "feeds": 0, "urls": 0, "older": 0, "errors": 0}
+        self.robots = robots  # the crawl's RobotsCache: robots.txt is fetched once per crawl, by it
+        self.on_page = on_page  # (url, FetchResult) of each page fetched for its feeds: the crawl reads it once
+        self.counts = {"sitemaps": 0, "feeds": 0, "urls": 0, "unchanged": 0, "undated": 0, "errors": 0}
+        self.sitemap_dates: dict[str, str] = {}  # index child -> its lastmod (ISO), as read this time
 
     # --- fetching ---------------------------------------------------------------
     def _get(self, url: str, accept: str = "any", check: bool = True):
@@ -102,6 +107,8 @@ class Discoverer:
     def robots_sitemaps(self, site_url: str) -> list[str]:
         """The ``Sitemap:`` lines of the site's robots.txt (none when it has no robots.txt)."""
         parts = urlsplit(site_url)
+        if self.robots is not None:
+            return list(dict.fromkeys(self.robots.sitemaps(site_url)))
         robots_url = f"{parts.scheme}://{parts.netloc}/robots.txt"
         try:
             result = self.fetcher.fetch(robots_url, accept="any", gate=self.gate)
@@ -112,8 +119,10 @@ class Discoverer:
         text = result.body[:512 * 1024].decode("utf-8", errors="replace")
         return list(dict.fromkeys(Protego.parse(text).sitemaps))
 
-    def sitemap_entries(self, roots: list[str], since: datetime | None = None) -> Iterator[Found]:
-        """Page URLs listed by the sitemaps ``roots`` (indexes followed), with their dates."""
+    def sitemap_entries(self, roots: list[str], last_dates: dict | None = None) -> Iterator[Found]:
+        """Page URLs listed by the sitemaps ``roots`` (indexes followed), with their dates; an index child
+        whose lastmod is the one in ``last_dates`` (the last crawl's ``sitemap_dates``) is not read."""
+        last_dates = last_dates or {}
         limits = self.limits
         queue = [(url, 0) for url in dict.fromkeys(roots)]
         seen = set(u for u, _ in queue)
@@ -132,14 +141,19 @@ class Discoverer:
                 self._fail(url, str(exc))
                 continue
             if sitemap.kind == "feed":
-                yield from self._feed_from(url, result, since)
+                yield from self._feed_from(url, result)
                 continue
             if sitemap.truncated:
                 self._fail(url, "sitemap cut short (too many entries or a broken tail); the rest is skipped")
+            dated = sitemap.kind != "index" and meaningful_dates(sitemap.entries)
+            if not dated and sitemap.kind != "index":
+                self.counts["undated"] += 1
             for entry in sitemap.entries:
-                if since is not None and entry.modified is not None and entry.modified < since - CLOCK_SLACK:
-                    self.counts["older"] += 1
-                    continue
+                if sitemap.kind == "index" and entry.modified is not None:
+                    date = self.sitemap_dates[entry.url] = entry.modified.isoformat()
+                    if last_dates.get(entry.url) == date:  # the site says nothing in it changed since the last crawl
+                        self.counts["unchanged"] += 1
+                        continue
                 if sitemap.kind == "index":
                     if depth + 1 > limits.max_depth:
                         self._fail(entry.url, f"sitemap indexes nested deeper than {limits.max_depth}")
@@ -151,7 +165,7 @@ class Discoverer:
                     self._fail(url, f"more than {limits.max_urls} URLs: the rest are not read")
                     return
                 self.counts["urls"] += 1
-                yield Found(entry.url, entry.modified, url)
+                yield Found(entry.url, entry.modified if dated else None, url)
 
     # --- feeds -----------------------------------------------------------------------
     def announced_feeds(self, pages: list[str]) -> list[str]:
@@ -163,17 +177,19 @@ class Discoverer:
             result = self._get(page, accept="html")
             if result is None:
                 continue
+            if self.on_page is not None:
+                self.on_page(page, result)
             text, _ = decode_html(result.body, result.content_type)
             out.extend(u for u in find_feeds(text, result.url) if u not in out)
         return out[: self.limits.max_feeds]
 
-    def feed_entries(self, feeds: list[str], since: datetime | None = None) -> Iterator[Found]:
+    def feed_entries(self, feeds: list[str]) -> Iterator[Found]:
         for url in list(dict.fromkeys(feeds))[: self.limits.max_feeds]:
             result = self._get(url)
             if result is not None:
-                yield from self._feed_from(url, result, since)
+                yield from self._feed_from(url, result)
 
-    def _feed_from(self, url: str, result, since: datetime | None) -> Iterator[Found]:
+    def _feed_from(self, url: str, result) -> Iterator[Found]:
         self.counts["feeds"] += 1
         try:
             entries = parse_feed(result.body, result.url, result.content_type)
@@ -181,17 +197,15 @@ class Discoverer:
             self._fail(url, str(exc))
             return
         for entry in entries:
-            if since is not None and entry.modified is not None and entry.modified < since - CLOCK_SLACK:
-                self.counts["older"] += 1
-                continue
             if self.counts["urls"] >= self.limits.max_urls:
                 return
             self.counts["urls"] += 1
             yield Found(entry.url, entry.modified, url)
 
     # --- a profile's sources, in its order ---------------------------------------------
-    def urls(self, profile, since: datetime | None = None) -> Iterator[Found]:
-        """Every page URL the profile's ``discovery`` sources list (sitemaps, feeds), unfiltered."""
+    def urls(self, profile, last_dates: dict | None = None) -> Iterator[Found]:
+        """Every page URL the profile's ``discovery`` sources list (sitemaps, feeds), unfiltered;
+        ``last_dates``: the last crawl's ``sitemap_dates``."""
         for mode in profile.discovery:
             if mode == "sitemap":
                 roots = list(profile.sitemaps)
@@ -199,10 +213,18 @@ class Discoverer:
                     roots += self.robots_sitemaps(start)
                 if not roots:
                     roots = [_origin(profile.start_urls[0]) + "/sitemap.xml"]
-                yield from self.sitemap_entries(roots, since)
+                yield from self.sitemap_entries(roots, last_dates)
             elif mode == "feeds":
                 feeds = list(profile.feeds) + self.announced_feeds(list(profile.start_urls))
-                yield from self.feed_entries(feeds, since)
+                yield from self.feed_entries(feeds)
+
+
+def meaningful_dates(entries) -> bool:
+    """Whether a URL set's dates tell its pages apart: one whose every entry (3 or more) carries the same
+    moment, give or take a minute, was dated when it was written (a CMS that puts "now" in every
+    lastmod), not when each page changed; its dates would make every stored page look changed."""
+    dates = [e.modified for e in entries if e.modified is not None]
+    return len(dates) < 3 or (max(dates) - min(dates)).total_seconds() > 60
 
 
 def discover(url: str, fetcher: Fetcher, *, check: Callable[[str], None] | None = None,

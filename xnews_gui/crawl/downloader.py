@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from typing import Callable
-from ..core.urls import host_of, in_scope
+from ..core.urls import UrlError, canonical, host_of, in_scope
 from .fetcher import FetchError, Fetcher, FetchResult, origin
 from .options import ROBOTS_AGENT, CrawlOptions
 from .politeness import HostGate
@@ -38,11 +38,27 @@ class Downloader:
         # and the netlocs whose robots.txt crawl delay was looked at
         self._scope: dict[tuple[str, str], bool] = {}
         self._delay_netlocs: set[str] = set()
+        self._kept: dict[str, FetchResult] = {}  # pages discovery fetched already (start pages): read once
 
-    def page(self, url: str, tried: int = 0) -> FetchResult:
+    def keep(self, url: str, result: FetchResult) -> None:
+        """A page fetched before the crawl asks for it (discovery looked for its feeds): the crawl's own
+        request of it gets this result instead of fetching the page again."""
+        try:
+            key = canonical(url)
+        except UrlError:
+            return
+        if len(self._kept) < 64:
+            self._kept[key] = result
+
+    def page(self, url: str, tried: int = 0, conditions: dict | None = None) -> FetchResult:
         """The page, or FetchError("retry") when the site asks to wait: the host's slot and the thread are
-        free meanwhile (the crawl reschedules the request for its not-before time)."""
-        return self.fetcher.fetch(url, accept="html", gate=self.gate, check=self.check, tried=tried, later=True)
+        free meanwhile (the crawl reschedules the request for its not-before time). ``conditions``: a
+        revisit's If-None-Match / If-Modified-Since (a 304 result has no body)."""
+        kept = self._kept.pop(url, None) if self._kept and not conditions else None
+        if kept is not None:
+            return kept
+        return self.fetcher.fetch(url, accept="html", gate=self.gate, check=self.check, tried=tried, later=True,
+                                  conditions=conditions)
 
     def image(self, url: str) -> FetchResult:
         return self.fetcher.fetch(url, accept="image", gate=self.gate, check=self.robots_check)

@@ -13,9 +13,10 @@ parsing (``parse``: a page into links or an article; ``workers``: ``concurrency`
 one parse thread) -> the item pipeline (images, by the fetch threads, then ``pipeline``: the one
 batching stage, which classifies a batch at once and writes it through the sink's one method,
 ``write_batch``). What they share to run, pause and stop is one ``RunControl`` (``control``), not
-each other's attributes; requests are ``request.Request`` throughout. ``classifier`` may be a model
-or a loader (a callable without ``predict``): a loader runs in the background while the first pages
-are fetched. ``on_event`` is called from crawler threads, never under a lock; "stats" events come
+each other's attributes; requests are ``request.Request`` throughout, a stored article's revisit too
+(``revisits``: the "revisit" flag, the copy's validators; a 304 ends here, a 404/410 is asked again).
+``classifier`` may be a model or a loader (a callable without ``predict``): a loader runs in the
+background while the first pages are fetched. ``on_event`` is called from crawler threads, never under a lock; "stats" events come
 about every ``stats_interval`` seconds.
 """
 
@@ -31,8 +32,9 @@ from ..core.encoding import FetchedHtml
 from ..core.profile import FIELDS, Profile
 from ..core.raw_pages import RawPack
 from .control import RunControl
-from .cookies import looks_like_login
+from .cookies import LoginWatch
 from .downloader import Downloader
+from .conditional import NOT_MODIFIED
 from .fetcher import FetchError, FetchResult
 from .frontier import DISK_ORDERS, make_scheduler
 from .images import ImageFetcher
@@ -41,6 +43,8 @@ from .parse import PageParser
 from .pipeline import ItemPipeline, ModelSource, PageItem
 from .queueing import Queuer
 from .request import Request
+from .revisits import GONE_STATUSES, Revisits, source_date
+from .sink import UNCHANGED, UPDATED
 from .state import CrawlState
 from .stats import CrawlStats, broken_fields
 from .traps import TrapGuard
@@ -81,11 +85,10 @@ class Crawler:
         self.workers: Workers | None = None
         self._dead_starts: list[str] = []  # why start pages gave the crawl nothing to follow
         self._article_slots = 0
-        self._login_pages = 0
-        self._login_example = ""  # the first page that asked for a login
         self._warnings: list[str] = []  # said by the stages during the run (a list page cut at its limit)
         self._ran = False
         self.stats_ = CrawlStats(fields=[f for f in FIELDS if f in profile.fields])
+        self.logins = LoginWatch(self.stats_, self._emit)
         self.scheduler = None
         self.state: CrawlState | None = None
 
@@ -122,6 +125,7 @@ class Crawler:
         opts, control = self.options, self.control
         self._cond = control.cond
         self.state = CrawlState(self.state_path)
+        self.revisits = Revisits(self.profile, opts, self.state, self.sink, self.stats_, self._emit)
         self.downloader = Downloader(opts, domains=self.profile.allowed_domains, concurrency=self.concurrency,
                                      delay_s=self.delay_s, stop=control.stop_event, on_error=self._error,
                                      on_log=lambda message: self._emit("log", {"message": message}),
@@ -135,7 +139,7 @@ class Crawler:
                                  renderer=self.renderer, stats=self.stats_, on_warning=self._warn)
         self.queuer = Queuer(control, profile=self.profile, options=opts, state=self.state, traps=self.traps,
                              stats=self.stats_, sink=self.sink, downloader=self.downloader, max_depth=self.max_depth,
-                             emit=self._emit, on_error=self._error)
+                             emit=self._emit, on_error=self._error, revisits=self.revisits)
         self.pipeline = ItemPipeline(self.sink, model, on_stored=self._stored, on_error=self._error)
         self.images = (ImageFetcher(self.downloader, self.image_root, self.pipeline.image, self.stats_)
                        if opts.fetch_images and self.image_root else None)
@@ -186,10 +190,11 @@ class Crawler:
         summary["pass"] = self.state.pass_no
         summary["resumed"] = self.state.resumed
         summary["broken_fields"] = broken_fields(summary["fill_rate"], self.stats_.get("extracted"), previous_fill)
-        summary["warnings"] = list(self.traps.warnings) + self._login_summary() + self._warnings
+        summary["warnings"] = list(self.traps.warnings) + self.logins.summary() + self._warnings
         if status == "refused":
             summary["refused_reason"] = self._dead_starts[0]
         summary["trap_refused"] = dict(self.traps.refused)
+        summary["next_revisit_at"] = self.state.next_article_check(time.time() - self.revisits.watch_s)
         if self.stats_.get("extracted") >= 5:
             self.state.put("fill_rate", json.dumps(summary["fill_rate"]))
         self.state.close()
@@ -204,20 +209,31 @@ class Crawler:
             self._settled(req.url)
             self.stats_.add(not_due=1)
             return False
+        revisit = "revisit" in req.flags
         try:
-            result = self.downloader.page(req.url, req.tries)
+            result = self.downloader.page(req.url, req.tries, req.headers if revisit else None)
         except FetchError as exc:
             if exc.kind == "interrupted":  # cut by a pause: fetched again on resume
                 with self._cond:
                     self.workers.unstart()
                     self.scheduler.restore(req)
             elif exc.kind == "retry":  # the site asked to wait: the thread and the host's slot go on meanwhile
-                with self._cond:
-                    self.workers.unstart()
-                    self.scheduler.defer(req.retry(exc.retry_after or 0.0, time.time()))
+                self._defer(req, exc.retry_after or 0.0)
                 self.stats_.add(retries=1)
+            elif revisit and exc.status in GONE_STATUSES:  # a stored article: gone, or asked again a bit later
+                if self.revisits.missing(req, exc.status) == "again":
+                    self._defer(req, self.options.gone_confirm_s)
+                else:
+                    self.pipeline.gone(req.url)
+                    self.state.done(req.url)
+                    self._settled(req.url)
             elif exc.kind != "stopped":  # a stopped fetch stays queued for the next start
                 self._failed(req, exc.kind, str(exc), exc.status)
+            return False
+        if result.status == NOT_MODIFIED:  # the stored copy is the page: nothing to parse or store
+            self.revisits.not_modified(req)
+            self.state.done(req.url)
+            self._settled(req.url)
             return False
         self.stats_.add(pages=1, bytes=len(result.body), **{f"{req.kind}_pages": 1})
         if self.profile.needs_browser:  # rendering blocks: each fetch thread parses its own pages
@@ -245,7 +261,12 @@ class Crawler:
         else:
             article = self.parser.article_page(page, result.url)
             item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)
-            if not article.ok and self._login_check(page.text, result.url):  # no evidence against the rules
+            revisit = "revisit" in req.flags
+            item.source = {"etag": result.etag, "last_modified": result.last_modified, "revisit": revisit,
+                           "modified_at": source_date(result.last_modified, req.extra.get("lastmod", ""))}
+            if not article.ok and revisit:  # the stored copy (and its raw page) stays as it was
+                item.raw_path = ""
+            if not article.ok and self.logins.check(page.text, result.url):  # no evidence against the rules
                 self._page_finished(item, ok=False)  # failed: the next pass asks again (after a login)
                 self.pipeline.failure(result.url, "the site answered with a login form")
                 self._error(result.url, "login", "the site answered with a login form")
@@ -255,8 +276,10 @@ class Crawler:
                 reason = "; ".join(article.errors)
                 self.pipeline.failure(result.url, reason)
                 self._error(result.url, "extraction", reason)
+                self._page_finished(item, error=f"extraction: {reason}" if revisit else "")
+                return False
             else:
-                if not self._take_article_slot():
+                if not revisit and not self._take_article_slot():
                     return False  # over the article limit: left queued
                 item.article, item.section = article, self.profile.topic_for_url(result.url)
                 if self.images is not None and (article.image or article.images):
@@ -293,8 +316,9 @@ class Crawler:
             self._article_slots += 1
         return True
 
-    def _page_finished(self, item: PageItem, ok: bool = True) -> None:
-        self.pipeline.page(item.url, item.status, item.encoding, item.content_type, item.raw_path, item.req.kind)
+    def _page_finished(self, item: PageItem, ok: bool = True, error: str = "") -> None:
+        self.pipeline.page(item.url, item.status, item.encoding, item.content_type, item.raw_path, item.req.kind,
+                           error)
         self.state.done(item.req.url, ok=ok)  # only now: after a kill -9 an unfinished page is fetched again
         with self._cond:
             self.scheduler.page_done(item.req.url)
@@ -307,19 +331,30 @@ class Crawler:
                 self._error(item.req.url, "store", f"{outcome.__class__.__name__}: {outcome}")
                 return  # the page stays queued: fetched again by the next start
             article_id, created = outcome
-            if not created:
+            if created in (UPDATED, UNCHANGED):  # a revisit
+                self.revisits.stored(item.req.url, created == UPDATED)
+                if created == UPDATED:
+                    self._emit("updated", {"id": article_id, "url": item.article.url, "title": item.article.title})
+            elif not created:
                 # id None: the sink declined it (a topic the user skips); else it was already stored
                 self.stats_.add(**({"skipped_topic": 1} if article_id is None else {"duplicates": 1}))
-                if self.options.max_articles:
+                if self.options.max_articles and "revisit" not in item.req.flags:
                     with self._cond:
                         self._article_slots -= 1
             else:
                 self.stats_.add(articles=1)
+                self.revisits.watch(item.req.url)
                 self._emit("article", {"id": article_id, "url": item.article.url, "title": item.article.title,
                                        "category": item.category, "confidence": item.confidence})
             self._page_finished(item)
         finally:
             self.workers.page_over()
+
+    def _defer(self, req: Request, wait_s: float) -> None:
+        """A popped request back to the scheduler, not before ``wait_s`` from now (it is not a page of the limit)."""
+        with self._cond:
+            self.workers.unstart()
+            self.scheduler.defer(req.retry(wait_s, time.time()))
 
     def _settled(self, url: str) -> None:
         with self._cond:
@@ -330,24 +365,6 @@ class Crawler:
         self._settled(req.url)
         self.pipeline.page(req.url, status, kind=req.kind, error=f"{kind}: {message}")
         self._error(req.url, kind, message)
-
-    def _login_summary(self) -> list[str]:
-        """The login warning with the final count (the log said it at the 1st, 10th and 100th page)."""
-        return [_login_message(self._login_pages, self._login_example)] if self._login_example else []
-
-    def _login_check(self, text: str, url: str) -> bool:
-        """An article page that asks for a password: the site wants a login (or the cookies expired)."""
-        if not looks_like_login(text):
-            return False
-        self.stats_.add(login_pages=1)
-        with self._cond:
-            self._login_pages += 1
-            count = self._login_pages
-            if count == 1:
-                self._login_example = url
-        if count in (1, 10, 100):
-            self._emit("log", {"message": f"WARNING: {_login_message(count, url)}", "warning": True})
-        return True
 
     def _warn(self, message: str) -> None:
         with self._cond:
@@ -380,8 +397,3 @@ class Crawler:
 
 __all__ = ["Crawler", "CrawlOptions", "CrawlEvent", "DEFAULT_USER_AGENT", "FetchResult"]
 
-
-def _login_message(count: int, url: str) -> str:
-    return (f"{count} article page{'s' if count > 1 else ''} answered with a login form (e.g. {url}): "
-            "the site wants a login, or the profile's cookies have expired: log in in the Sites tab's "
-            "browser and click 'Keep this login for crawls', or import fresh cookies (xnews cookies import)")

@@ -26,6 +26,7 @@ from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
 from ..core.urls import is_allowed_scheme
+from .conditional import NOT_MODIFIED, header_lines, validators
 from .curl_exchange import Answer, Handles, TransportError, exchange
 from .sockets import InFlight
 
@@ -69,6 +70,8 @@ class FetchResult:
     redirects: list = field(default_factory=list)
     elapsed: float = 0.0
     attempts: int = 1  # tries of the last hop (1 + its retries)
+    etag: str = ""  # the answer's validators, for a later conditional request (a revisit)
+    last_modified: str = ""
 
 
 @dataclass
@@ -118,13 +121,16 @@ class Fetcher:
         return self.fetch(url, accept=accept, check=check)
 
     def fetch(self, url: str, *, accept: str = "html", gate=None, check: Callable[[str], None] | None = None,
-              tried: int = 0, later: bool = False) -> FetchResult:
+              tried: int = 0, later: bool = False, conditions: dict | None = None) -> FetchResult:
         """``tried``: the retries this request had already (its ``Request.tries``). ``later``: a retry that
         has to wait (a Retry-After, a backoff) is not waited for here, holding a thread and the host's
-        slot: FetchError("retry", retry_after=seconds) says when to try again (a crawl reschedules it)."""
+        slot: FetchError("retry", retry_after=seconds) says when to try again (a crawl reschedules it).
+        ``conditions``: If-None-Match / If-Modified-Since of a stored copy (other names are ignored), sent
+        to ``url`` itself (not to where it redirects); a 304 answer comes back as a result without a body."""
         started = time.monotonic()
         redirects: list[str] = []
         seen = {url}
+        extra = header_lines(conditions)
         while True:
             try:
                 allowed = is_allowed_scheme(url)
@@ -135,9 +141,11 @@ class Fetcher:
             if check:
                 check(url)
             with gate.slot(origin(url)[1]) if gate else nullcontext() as sent:
-                status, ctype, body, location, attempts = self._exchange(url, accept, sent, tried, later)
+                status, ctype, body, location, validators, attempts = self._exchange(
+                    url, accept, sent, tried, later, extra if not redirects else ())
             if location is None:
-                return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started, attempts)
+                return FetchResult(url, status, ctype, body, redirects, time.monotonic() - started, attempts,
+                                   *validators)
             try:
                 target = urljoin(url, location)
             except ValueError as exc:
@@ -150,14 +158,16 @@ class Fetcher:
             seen.add(target)
             url = target
 
-    def _exchange(self, url: str, accept: str, sent=None, tried: int = 0, later: bool = False):
+    def _exchange(self, url: str, accept: str, sent=None, tried: int = 0, later: bool = False, extra=()):
         """One request, tried again after a failed connection or a 429/5xx answer: (status, content
-        type, body, redirect location or None, tries). ``sent()`` is called whenever the request goes out
-        (the politeness gate's clock)."""
+        type, body, redirect location or None, (etag, last modified), tries). ``sent()`` is called whenever
+        the request goes out (the politeness gate's clock); ``extra``: more header lines (bytes)."""
         if self.stop.is_set():
             raise FetchError("stopped", "crawl stopped")
         target = request_url(url)
         headers = self._headers.get(accept) or self._headers["any"]
+        if extra:
+            headers = headers + list(extra)
         cookie = self.cookies.header_for(url) if self.cookies else ""
         if cookie:
             headers = headers + [f"Cookie: {cookie}".encode()]
@@ -166,7 +176,7 @@ class Fetcher:
         handle = self._handles.take()
         self._in_flight.begin(id(handle))
         try:
-            result = self._tries(handle, target, headers, accept, cap, sent, tried, later)
+            result = self._tries(handle, target, headers, accept, cap, sent, tried, later, bool(extra))
         except FetchError:
             if self._in_flight.end():
                 raise self._cut() from None
@@ -181,7 +191,7 @@ class Fetcher:
         return result
 
     def _tries(self, handle, url: str, headers: list[bytes], accept: str, cap: int, sent, tried: int = 0,
-               later: bool = False):
+               later: bool = False, conditional: bool = False):
         limits = self.limits
         tries = {"connect": tried, "read": tried, "status": tried}
         failures = tried
@@ -217,7 +227,7 @@ class Fetcher:
                 kind = "http_5xx" if status >= 500 else "http_4xx"
                 self._wait(_backoff(failures, limits) if wait is None else wait, later, kind, f"HTTP {status}", status)
                 continue
-            return *_outcome(answer, accept), failures + 1
+            return *_outcome(answer, accept, conditional), failures + 1
 
     def _rotated(self, later: bool) -> str:
         """The next proxy of the rotation; when every one is set aside, the request waits for the first
@@ -272,7 +282,7 @@ def _judge(accept: str, cap: int):
     def judge(status: int, headers: dict):
         if status in REDIRECT_STATUSES and headers.get("location"):
             return "skip"
-        if status >= 400:
+        if status == NOT_MODIFIED or status >= 400:
             return "skip"
         mime = headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if accept == "html" and mime and mime not in HTML_TYPES:
@@ -287,20 +297,23 @@ def _judge(accept: str, cap: int):
     return judge
 
 
-def _outcome(answer: Answer, accept: str):
+def _outcome(answer: Answer, accept: str, conditional: bool = False):
     status, ctype = answer.status, answer.header("content-type")
     if answer.refused is not None:
         raise answer.refused
+    checked = validators(answer)
     location = answer.header("location") if status in REDIRECT_STATUSES else ""
     if location:
-        return status, ctype, b"", _as_browsers_read(location)
+        return status, ctype, b"", _as_browsers_read(location), checked
+    if status == NOT_MODIFIED and conditional:  # the stored copy is still the page: nothing to read
+        return status, ctype, b"", None, checked
     if status >= 400:
         kind = "http_5xx" if status >= 500 else "http_4xx"
         raise FetchError(kind, f"HTTP {status}", status=status, retry_after=_retry_after(answer.header("retry-after")))
     body = answer.body
     if accept == "html" and not ctype.split(";", 1)[0].strip() and not body.lstrip()[:1] == b"<":
         raise FetchError("content_type", "no content type and the body is not HTML")
-    return status, ctype, body, None
+    return status, ctype, body, None, checked
 
 
 def _as_browsers_read(location: str) -> str:

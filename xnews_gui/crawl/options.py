@@ -31,6 +31,9 @@ class CrawlOptions:
     relevance_threshold: float | None = None  # focused crawling; None = the profile's (default 0.6)
     topics: tuple = ()  # classifier labels of interest for focused crawling (default: the profile's focus_topics)
     due_only: bool = False  # periodic passes: read only list pages whose revisit is due
+    revisit: bool = False  # revisit every stored article of the profile now (conditional requests), no budget
+    revisit_urls: tuple = ()  # revisit these stored articles now, and crawl nothing else ("Fetch again")
+    gone_confirm_s: float = 3.0  # a 404/410 on a revisit is asked again after this long; the second marks it gone
     seed: int | None = None  # random strategy
     limits: FetchLimits = field(default_factory=FetchLimits)
     raw_dir: Path | None = None  # None = the sink's raw_root

@@ -1,9 +1,10 @@
 """Periodic re-crawl: one incremental pass over the seeds' list pages, wait, again.
 
 Each list page gets its own revisit interval from its observed change rate
-(``revisit``); a pass re-reads the seeds and the list pages that are due, and
-the next pass starts when the earliest list page is due again, bounded by the
-profile's ``revisit_min`` / ``revisit_max_min`` (minutes).
+(``revisit``), and so does each stored article (``revisits``); a pass re-reads the
+seeds and the list pages that are due and revisits the articles that are, and the
+next pass starts when the earliest of them is due again, bounded by the profile's
+``revisit_min`` / ``revisit_max_min`` (minutes).
 """
 
 from __future__ import annotations
@@ -78,8 +79,9 @@ class PeriodicCrawler:
         settings = self.profile.crawl
         low, high = now + settings.revisit_min * 60, now + settings.revisit_max_min * 60
         state = CrawlState(self.state_dir / f"{self.profile.name}.sqlite3")
-        try:
-            due = state.next_visit()
+        try:  # the earliest list page or stored article due again
+            due = [t for t in (state.next_visit(), state.next_article_check(now - settings.watch_days * 86400))
+                   if t is not None]
         finally:
             state.close()
-        return min(high, max(low, due if due is not None else low))
+        return min(high, max(low, min(due) if due else low))

@@ -50,6 +50,7 @@ class PageItem:
     category: str | None = None
     confidence: float | None = None
     body_pieces: list | None = None  # core.text.pieces of the body: cut once, read by classifier and signature
+    source: dict | None = None  # the copy at its source: validators, date, and whether it is a revisit
 
 
 class ModelSource:
@@ -144,6 +145,10 @@ class ItemPipeline:
     def image(self, url: str, sha256: str = "", content_type: str = "", size: int = 0, error: str = "") -> None:
         self._put(("image", (url, sha256, content_type, size, error)))
 
+    def gone(self, url: str) -> None:
+        """A stored article its source removed (404/410 twice): marked, never deleted."""
+        self._put(("gone", url))
+
     def _put(self, entry: tuple) -> None:
         with self._cond:
             self._entries.append(entry)
@@ -203,7 +208,7 @@ class ItemPipeline:
                 self._cond.wait(left)
             self._waiting = _BUSY
             self._hurried = False
-            batch: dict[str, list] = {"article": [], "page": [], "failure": [], "image": []}
+            batch: dict[str, list] = {"article": [], "page": [], "failure": [], "image": [], "gone": []}
             entries, articles = self._entries, batch["article"]
             while entries and len(articles) < BATCH:
                 kind, row = entries.popleft()
@@ -217,7 +222,9 @@ class ItemPipeline:
             classify(self.model.get() if self.model.present else None, items,
                      lambda url, msg: self.on_error(url, "classifier", msg))
         rows = [(i.article, i.category, i.confidence, i.section) for i in items]
-        outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"], [i.body_pieces for i in items])
+        sources = [i.source for i in items] if any(i.source for i in items) else None
+        outcomes = write(self.sink, rows, batch["page"], batch["failure"], batch["image"], [i.body_pieces for i in items],
+                         sources, batch["gone"])
         for item, outcome in zip(items, outcomes):
             self._over(item, outcome)
         if items:
@@ -231,10 +238,15 @@ class ItemPipeline:
             self.on_error(item.req.url, "internal", f"{exc.__class__.__name__}: {exc}")
 
 
-def write(sink, articles: list, pages: list, failures: list, images: list, body_pieces: list | None = None) -> list:
+def write(sink, articles: list, pages: list, failures: list, images: list, body_pieces: list | None = None,
+          sources: list | None = None, gone: list = ()) -> list:
     """Everything of one batch to the sink in one call. Returns, per article, (id, created) or the
-    exception storing it raised. ``body_pieces``: each article's body as ``core.text.pieces`` (or None)."""
+    exception storing it raised. ``body_pieces``: each article's body as ``core.text.pieces`` (or None);
+    ``sources`` and ``gone``: see ``Sink.write_batch`` (left out when there are none)."""
+    more = {"sources": sources} if sources else {}
+    if gone:
+        more["gone"] = gone
     try:
-        return list(sink.write_batch(articles, pages, failures, images, body_pieces=body_pieces))
+        return list(sink.write_batch(articles, pages, failures, images, body_pieces=body_pieces, **more))
     except Exception as exc:  # the transaction failed: nothing of it is stored
         return [exc] * len(articles)

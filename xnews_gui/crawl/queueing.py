@@ -5,14 +5,16 @@ page's links, through the spider-trap guards (``traps``).
 Sitemaps and feeds are read in a thread of their own, pushing article URLs as they come;
 the crawl counts that thread as a page in progress (``workers.hold``), so it does not end before it.
 The queuer is the scheduler's ``claim``: the crawl state's verdict on each URL (new, seen in this
-pass, known from an earlier one) stays here, where the counts of known URLs are made.
+pass, known from an earlier one) stays here, where the counts of known URLs are made. Stored articles
+come back as revisits (``revisits``): those a pass starts with, and those a sitemap or feed dates
+after their stored copy.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
-from datetime import datetime, timezone
 from typing import Callable
 
 from ..core.links import article_url
@@ -27,11 +29,13 @@ log = logging.getLogger(__name__)
 
 class Queuer:
     def __init__(self, control: RunControl, *, profile, options, state, traps, stats, sink, downloader,
-                 max_depth: int, emit: Callable[[str, dict], None], on_error: Callable[[str, str, str], None]):
+                 max_depth: int, emit: Callable[[str, dict], None], on_error: Callable[[str, str, str], None],
+                 revisits=None):
         self.control = control
         self.profile, self.options, self.state, self.traps, self.stats = profile, options, state, traps, stats
         self.sink, self.downloader, self.max_depth = sink, downloader, max_depth
         self.emit, self.on_error = emit, on_error
+        self.revisits = revisits  # crawl.revisits.Revisits (None: stored articles are never asked again)
         self.scheduler = None
         self.workers = None
         self.verdict = NEW  # the crawl state's word on the last URL claimed (under control.cond)
@@ -54,6 +58,9 @@ class Queuer:
             self.emit("log", {"message": f"resuming pass {self.state.pass_no}: {queued} URLs queued"})
             self._start_discovery()  # unless this pass already read its sitemaps and feeds
             return
+        self._push_revisits()
+        if self.options.revisit_urls:  # "Fetch again": those articles and nothing else
+            return
         self._start_discovery()
         modes = self.profile.discovery
         if "links" in modes and modes.index("links") == 0:  # else once sitemaps and feeds are read
@@ -62,6 +69,14 @@ class Queuer:
     def join(self) -> None:
         if self.thread is not None:
             self.thread.join()
+
+    def _push_revisits(self) -> None:
+        seeds = self.revisits.seed() if self.revisits is not None else []
+        with self.control.cond:
+            queued = sum(1 for req in seeds if self.scheduler.push(req))
+            self.control.cond.notify_all()
+        if seeds:
+            self.emit("log", {"message": f"revisiting {queued} stored article{'s' if queued != 1 else ''}"})
 
     def push_start_urls(self) -> None:
         with self.control.cond:
@@ -127,31 +142,32 @@ class Queuer:
         self.thread.start()
 
     def _discover(self) -> None:
-        started = datetime.now(timezone.utc)
-        last = self.state.get("discovered_at") if self.options.incremental else ""
-        since = datetime.fromisoformat(last) if last else None
+        seen = json.loads(self.state.get("sitemap_dates", "{}") or "{}") if self.options.incremental else {}
         d = self.downloader
         from .discovery import Discoverer  # sitemaps and feeds: only profiles that list them import it
 
         finder = Discoverer(d.fetcher, gate=d.gate, check=d.check, ready=self.control.wait_unpaused,
-                            on_error=lambda url, message: self.on_error(url, "discovery", message))
+                            on_error=lambda url, message: self.on_error(url, "discovery", message),
+                            robots=d.robots, on_page=d.keep)
         batch: list = []
         try:
-            for found in finder.urls(self.profile, since):
+            for found in finder.urls(self.profile, seen):
                 link = article_url(self.profile, found.url, self.options.max_url_length)
                 if link is None:
                     self.stats.add(discovered_skipped=1)
                     continue
-                batch.append((link, found.source))
+                batch.append((link, found.source, found.modified))
                 if len(batch) >= 200:
                     self._push_discovered(batch)
                     batch = []
             self._push_discovered(batch)
             self.state.put("discovered_pass", str(self.state.pass_no))
-            self.state.put("discovered_at", started.isoformat())
+            self.state.put("sitemap_dates", json.dumps(finder.sitemap_dates))
             n = finder.counts
             self.emit("log", {"message": f"discovery: {n['urls']} URLs from {n['sitemaps']} sitemaps and "
-                                       f"{n['feeds']} feeds ({n['older']} entries older than the last crawl)"})
+                                       f"{n['feeds']} feeds ({n['unchanged']} sitemaps unchanged since the last "
+                                       "crawl, not read" + (f"; {n['undated']} giving every page the same date, "
+                                                            "their dates not used" if n["undated"] else "") + ")"})
         except FetchError:  # stopped: the next start reads them again
             pass
         except Exception as exc:  # a bug must not kill the crawl; record it
@@ -163,15 +179,23 @@ class Queuer:
             self.workers.page_over()
 
     def _push_discovered(self, batch: list) -> None:
-        stored = self.sink.known_urls([u for u, _ in batch]) if self.options.incremental and batch else set()
-        new = known = 0
+        """Article URLs of sitemaps and feeds: the new ones queued, a stored one revisited when its date
+        there is newer than the stored copy (within the pass's revisit budget)."""
+        stored = self.sink.known_urls([u for u, _, _ in batch]) if self.options.incremental and batch else set()
+        revisits = self.revisits
+        copies = revisits.copies([u for u, _, when in batch if u in stored and when]) if revisits else {}
+        new = known = newer = 0
         with self.control.cond:
-            for link, source in batch:
-                if link in stored:
+            for link, source, when in batch:
+                copy = copies.get(link)
+                if copy is not None and revisits.newer(copy, when) and revisits.spend():
+                    newer += self.scheduler.push(revisits.request(link, copy, referrer=source, lastmod=when))
+                elif link in stored:
                     known += 1
-                elif self.scheduler.push(Request(link, "article", 1, source, "", 1.0)):
+                elif self.scheduler.push(Request(link, "article", 1, source, "", 1.0,
+                                                 extra={"lastmod": when.isoformat()} if when else {})):
                     new += 1
                 elif self.verdict == KNOWN:
                     known += 1
             self.control.cond.notify_all()
-        self.stats.add(discovered=new, known_skipped=known)
+        self.stats.add(discovered=new, known_skipped=known, revisits_newer=newer)

@@ -45,6 +45,11 @@ class RobotsCache:
             delay = max(delay or 0.0, rate.seconds / rate.requests)
         return float(delay) if delay else None
 
+    def sitemaps(self, url: str) -> list[str]:
+        """The ``Sitemap:`` lines of the robots.txt of ``url``'s site (read once per crawl, with the rules)."""
+        rules = self._get(url)
+        return [] if isinstance(rules, bool) else list(rules.sitemaps)
+
     def _get(self, url: str, key: tuple[str, str] | None = None):
         key = key or origin_of(url)
         rules = self._rules.get(key)

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .request import Request
-from .revisit import next_interval
+from .revisit import article_interval, next_interval
 
 QUEUED, DONE, FAILED = 0, 1, 2
 NEW, DUPLICATE, KNOWN = "new", "duplicate", "known"
@@ -36,7 +36,13 @@ CREATE INDEX IF NOT EXISTS url_queue ON url (pass, state);
 CREATE TABLE IF NOT EXISTS list_page (
     url TEXT PRIMARY KEY, fingerprint TEXT, revisits INTEGER, changes INTEGER,
     first_visit REAL, last_visit REAL, interval REAL, next_visit REAL);
+CREATE TABLE IF NOT EXISTS article_watch (
+    url TEXT PRIMARY KEY, first_seen REAL NOT NULL, last_check REAL, checks INTEGER NOT NULL DEFAULT 0,
+    changes INTEGER NOT NULL DEFAULT 0, interval REAL NOT NULL, next_check REAL NOT NULL,
+    misses INTEGER NOT NULL DEFAULT 0, last_miss REAL);
+CREATE INDEX IF NOT EXISTS article_watch_next ON article_watch (next_check);
 """
+NEVER = 1e18  # next_check of an article no longer revisited on schedule (gone at its source)
 
 
 class CrawlBusy(BlockingIOError):
@@ -138,9 +144,10 @@ class CrawlState:
             # seen before: list pages are read again in each pass; failed articles retried
             cur = self._db.execute(
                 "UPDATE url SET state = ?, pass = ?, depth = ?, parent = ?, anchor = ?, score = ?, kind = ?, "
-                "qkey = ?, seq = ?, extra = ? WHERE url = ? AND pass < ? AND (kind = 'list' OR state = ? OR ? = 'list')",
+                "qkey = ?, seq = ?, extra = ? WHERE url = ? AND pass < ? "
+                "AND (kind = 'list' OR state = ? OR ? = 'list' OR ?)",  # a revisit takes a known article again
                 (QUEUED, self.pass_no, req.depth, req.referrer, req.anchor, req.priority, req.kind, key, req.seq,
-                 extra, req.url, self.pass_no, FAILED, req.kind))
+                 extra, req.url, self.pass_no, FAILED, req.kind, "revisit" in req.flags))
             if cur.rowcount:
                 return NEW
             row = self._db.execute("SELECT pass FROM url WHERE url = ?", (req.url,)).fetchone()
@@ -232,6 +239,71 @@ class CrawlState:
                                    (url,)).fetchone()
         return dict(zip(("revisits", "changes", "interval", "next_visit"), row)) if row else None
 
+    # --- stored articles watched for changes (crawl/revisits.py) -------------------------
+    def watch(self, url: str, first_s: float, now: float | None = None) -> None:
+        """A newly stored article: first revisit after ``first_s`` seconds."""
+        now = time.time() if now is None else now
+        with self._lock:
+            self._tx()
+            self._db.execute("INSERT OR IGNORE INTO article_watch (url, first_seen, interval, next_check) "
+                             "VALUES (?, ?, ?, ?)", (url, now, first_s, now + first_s))
+            self._bump()
+
+    def article_checked(self, url: str, changed: bool, min_s: float, max_s: float, now: float | None = None) -> float:
+        """A revisit found the article changed or not (a 304, the same fields); its next interval."""
+        now = time.time() if now is None else now
+        with self._lock:
+            self._tx()
+            row = self._db.execute("SELECT first_seen, changes, interval FROM article_watch WHERE url = ?",
+                                   (url,)).fetchone()
+            first, changes, previous = row if row else (now, 0, min_s)
+            changes += int(changed)
+            interval = article_interval(changes, now - first, previous, min_s, max_s)
+            self._db.execute(
+                "INSERT INTO article_watch (url, first_seen, last_check, checks, changes, interval, next_check) "
+                "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT(url) DO UPDATE SET last_check = excluded.last_check, "
+                "checks = checks + 1, changes = excluded.changes, interval = excluded.interval, "
+                "next_check = excluded.next_check, misses = 0, last_miss = NULL",
+                (url, first, now, changes, interval, now + interval))
+            self._bump()
+            return interval
+
+    def article_missed(self, url: str, now: float | None = None) -> tuple[int, float | None]:
+        """The source answered 404/410: (misses in a row now, when the one before was, or None)."""
+        now = time.time() if now is None else now
+        with self._lock:
+            self._tx()
+            row = self._db.execute("SELECT misses, last_miss FROM article_watch WHERE url = ?", (url,)).fetchone()
+            misses, before = (row[0] + 1, row[1]) if row else (1, None)
+            self._db.execute(
+                "INSERT INTO article_watch (url, first_seen, interval, next_check, misses, last_miss) "
+                "VALUES (?, ?, 0, ?, ?, ?) ON CONFLICT(url) DO UPDATE SET misses = excluded.misses, "
+                "last_miss = excluded.last_miss", (url, now, now, misses, now))
+            self._bump()
+            return misses, before
+
+    def article_gone(self, url: str) -> None:
+        """Marked gone: no more scheduled revisits (``--revisit`` still asks)."""
+        with self._lock:
+            self._tx()
+            self._db.execute("UPDATE article_watch SET next_check = ? WHERE url = ?", (NEVER, url))
+            self._bump()
+
+    def due_articles(self, limit: int, watched_since: float, now: float | None = None) -> list[str]:
+        """Watched articles whose revisit is due (first seen since ``watched_since``), most overdue first."""
+        now = time.time() if now is None else now
+        with self._lock:
+            return [r[0] for r in self._db.execute(
+                "SELECT url FROM article_watch WHERE next_check <= ? AND first_seen >= ? ORDER BY next_check LIMIT ?",
+                (now, watched_since, limit)).fetchall()]
+
+    def next_article_check(self, watched_since: float) -> float | None:
+        """When the next scheduled article revisit is due (epoch seconds), None when none is."""
+        with self._lock:
+            row = self._db.execute("SELECT MIN(next_check) FROM article_watch WHERE first_seen >= ? AND next_check < ?",
+                                   (watched_since, NEVER)).fetchone()
+        return row[0] if row else None
+
     # --- meta ---------------------------------------------------------------
     def get(self, key: str, default: str = "") -> str:
         with self._lock:
@@ -278,3 +350,24 @@ class CrawlState:
 
     def _set_meta(self, key: str, value: str) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+
+def revisit_outlook(path: Path, watched_since: float, now: float | None = None) -> dict | None:
+    """When a profile's next article revisit is due, read without taking the crawl's lock (a crawl
+    may be running): {"next_at": epoch seconds or None, "due": articles due now, "watched": watched
+    articles}; None when the profile was never crawled."""
+    now = time.time() if now is None else now
+    path = Path(path)
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2)
+        try:
+            row = db.execute(
+                "SELECT MIN(next_check), SUM(next_check <= ?), COUNT(*) FROM article_watch "
+                "WHERE first_seen >= ? AND next_check < ?", (now, watched_since, NEVER)).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:  # a crawl state from before article watching, or being made
+        return None
+    return {"next_at": row[0], "due": int(row[1] or 0), "watched": int(row[2] or 0)}

@@ -81,6 +81,10 @@ class CrawlStats:
             "loaded_more_pages": c.get("loaded_more_pages", 0),  # list pages opened to load more (profile's "more")
             "loaded_more": c.get("loaded_more", 0),  # clicks or scrolls that brought new links
             "more_at_limit": c.get("more_at_limit", 0),  # list pages still loading more at their limit
+            # stored articles asked again (crawl/revisits.py): answered, 304, changed, same, gone; why asked
+            "revisited": c.get("revisited", 0), "not_modified": c.get("not_modified", 0),
+            "updated": c.get("updated", 0), "unchanged": c.get("unchanged", 0), "gone": c.get("gone", 0),
+            "revisits_newer": c.get("revisits_newer", 0), "revisits_due": c.get("revisits_due", 0),
             "elapsed_s": round(elapsed, 3),
             "pages_per_s": round(pages / elapsed, 2),
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,

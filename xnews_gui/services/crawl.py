@@ -67,6 +67,17 @@ def state_dir(store: Store) -> Path:
     return store.root / "crawl"
 
 
+def revisit_outlook(store: Store, profile: Profile, now: float | None = None) -> dict | None:
+    """When the profile's next article revisit is due: {"next_at": epoch seconds or None, "due": articles
+    due now, "watched": articles watched}, None before its first crawl. Read while a crawl runs too."""
+    import time
+
+    from ..crawl.state import revisit_outlook as outlook
+
+    now = time.time() if now is None else now
+    return outlook(state_dir(store) / f"{profile.name}.sqlite3", now - profile.crawl.watch_days * 86400, now)
+
+
 def forget_state(store: Store, profile_name: str) -> None:
     """Drop a profile's saved frontier and seen URLs (a fresh crawl)."""
     for path in state_dir(store).glob(f"{profile_name}.sqlite3*"):

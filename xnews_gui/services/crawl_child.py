@@ -67,7 +67,7 @@ def options_from_dict(data: dict) -> CrawlOptions:
     for key in ("raw_dir", "image_dir"):
         if values.get(key) is not None:
             values[key] = Path(values[key])
-    for key in ("topics", "proxies"):
+    for key in ("topics", "proxies", "revisit_urls"):
         if key in values:
             values[key] = tuple(values[key])
     return CrawlOptions(**values)

@@ -125,7 +125,27 @@ def _v7(db: SqliteDatabase) -> None:
         db.create_tables([Watch, WatchHit], safe=True)
 
 
-MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]  # MIGRATIONS[i] takes the schema from version i to i + 1
+def _v8(db: SqliteDatabase) -> None:
+    """The store follows its sites (store/revisions.py): an article's copy at its source (updated_at,
+    gone_at, its validators and source date) and the earlier versions of changed articles."""
+    columns = {row[1] for row in db.execute_sql("PRAGMA table_info(article)").fetchall()}
+    for name, kind in (("updated_at", "DATETIME"), ("gone_at", "DATETIME"), ("etag", "TEXT NOT NULL DEFAULT ''"),
+                       ("last_modified", "TEXT NOT NULL DEFAULT ''"), ("modified_at", "TEXT NOT NULL DEFAULT ''")):
+        if name not in columns:  # a database made by _v1 from today's models has them already
+            db.execute_sql(f"ALTER TABLE article ADD COLUMN {name} {kind}")
+    db.execute_sql("CREATE INDEX IF NOT EXISTS article_gone_at ON article (gone_at)")
+    db.execute_sql(
+        "CREATE TABLE IF NOT EXISTS article_version (id INTEGER NOT NULL PRIMARY KEY, article_id INTEGER NOT NULL, "
+        "number INTEGER NOT NULL, at DATETIME NOT NULL, reason TEXT NOT NULL, title TEXT NOT NULL, "
+        "summary TEXT NOT NULL, image_url TEXT NOT NULL, body_html TEXT NOT NULL, body_text TEXT NOT NULL, "
+        "author TEXT NOT NULL, published VARCHAR(255) NOT NULL, category VARCHAR(255), confidence REAL, "
+        "fetched_at DATETIME)")
+    db.execute_sql("CREATE INDEX IF NOT EXISTS article_version_article_id ON article_version (article_id)")
+    db.execute_sql("CREATE UNIQUE INDEX IF NOT EXISTS article_version_article_id_number "
+                   "ON article_version (article_id, number)")
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]  # MIGRATIONS[i] takes the schema from version i to i + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -17,6 +17,7 @@ from peewee import (
     ForeignKeyField,
     IntegerField,
     Model,
+    SQL,
     TextField,
 )
 
@@ -89,6 +90,37 @@ class Article(BaseModel):
     dup_sig = BlobField(null=True)  # MinHash signature of the body (core/neardup.py); NULL = too short
     dup_size = IntegerField(null=True)  # shingles behind the signature
     dup_group = IntegerField(null=True, index=True)  # id of the story group's first article; NULL = not grouped yet
+    # the stored copy at its source (store/revisions.py): when a changed version replaced it, when the
+    # source answered 404/410 on revisits, its validators (a revisit's conditional request) and when the
+    # source says it last changed (ISO 8601 UTC: its Last-Modified, or the sitemap's lastmod; "" = unknown)
+    updated_at = DateTimeField(null=True)
+    gone_at = DateTimeField(null=True, index=True)
+    etag = TextField(default="", constraints=[SQL("DEFAULT ''")])  # (a default in SQL too: raw INSERTs leave them out)
+    last_modified = TextField(default="", constraints=[SQL("DEFAULT ''")])
+    modified_at = TextField(default="", constraints=[SQL("DEFAULT ''")])
+
+
+class ArticleVersion(BaseModel):
+    """An earlier state of an article: what it said before a revisit found it changed or a re-extraction
+    with changed rules replaced its fields (store/revisions.py)."""
+
+    article = IntegerField(index=True, column_name="article_id")
+    number = IntegerField()  # 1, 2, 3... per article, oldest first
+    at = DateTimeField(default=utcnow)  # when it was replaced
+    reason = TextField(default="")  # "changed at the source", "re-extracted: ..."
+    title = TextField(default="")
+    summary = TextField(default="")
+    image_url = TextField(default="")
+    body_html = TextField(default="")
+    body_text = TextField(default="")
+    author = TextField(default="")
+    published = CharField(default="")
+    category = CharField(null=True)
+    confidence = FloatField(null=True)
+    fetched_at = DateTimeField(null=True)  # when that version was fetched
+
+    class Meta:
+        indexes = ((("article", "number"), True),)
 
 
 class Page(BaseModel):
@@ -154,8 +186,8 @@ class WatchHit(BaseModel):
         indexes = ((("watch", "article"), True),)
 
 
-ALL_MODELS = [ProfileRecord, ProfileVersion, Category, CrawlRun, Article, Page, FailedExtraction, ImageCache,
-              ProfileSchedule, Watch, WatchHit]
+ALL_MODELS = [ProfileRecord, ProfileVersion, Category, CrawlRun, Article, ArticleVersion, Page, FailedExtraction,
+              ImageCache, ProfileSchedule, Watch, WatchHit]
 
 
 def bind_models(db) -> SimpleNamespace:

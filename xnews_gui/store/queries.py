@@ -25,7 +25,7 @@ SORT_KEYS = {
     "status": "(a.read * 2 - a.starred)",
 }
 ROW_COLUMNS = ("id", "profile", "title", "category", "confidence", "published", "fetched_at",
-               "read", "starred", "user_label", "url", "sources")
+               "read", "starred", "user_label", "url", "updated_at", "gone_at", "sources")
 # columns computed in SQL; "sources": how many stored articles tell the same story (1 = no duplicate)
 _COMPUTED = {"sources": "(CASE WHEN a.dup_group IS NULL THEN 1 ELSE "
                         "(SELECT COUNT(*) FROM article d WHERE d.dup_group = a.dup_group) END)"}
@@ -43,6 +43,7 @@ class ArticleFilter:
     text: str = ""  # FTS5 over title, summary and body
     hide_hidden_categories: bool = True
     hide_duplicates: bool = False  # one article per story: the first stored of each near-duplicate group
+    gone_only: bool = False  # only the articles their source removed (gone_at set)
 
     def where(self) -> tuple[str, list]:
         """A SQL condition over the alias ``a`` and its parameters."""
@@ -68,6 +69,8 @@ class ArticleFilter:
             parts.append("a.starred")
         if self.hide_duplicates:
             parts.append("(a.dup_group IS NULL OR a.dup_group = a.id)")
+        if self.gone_only:
+            parts.append("a.gone_at IS NOT NULL")
         query = fts_query(self.text) if self.text else ""
         if self.text and not query:
             parts.append("0")

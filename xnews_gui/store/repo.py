@@ -43,7 +43,20 @@ def article_dict(a: Article) -> dict:
         "fetched_at": a.fetched_at.isoformat() if hasattr(a.fetched_at, "isoformat") else str(a.fetched_at),
         "category": a.category, "confidence": a.confidence, "body_text": a.body_text,
         "body_html": a.body_html, "read": a.read, "starred": a.starred,
+        "updated_at": _iso(a.updated_at), "gone_at": _iso(a.gone_at),  # a changed version stored / gone at the source
     }
+
+
+def _iso(value) -> str | None:
+    """A stored time (UTC) as ISO 8601 with its zone, or None."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).isoformat(timespec="seconds")
 
 
 def _process_started_at(pid: int) -> float | None:

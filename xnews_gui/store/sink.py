@@ -19,6 +19,7 @@ from ..core import neardup
 from ..core.urls import canonical
 from . import repo
 from .models import utcnow
+from .revisions import UNCHANGED, UPDATED, article_fields
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -58,11 +59,16 @@ class StoreSink:
     def known_urls(self, urls) -> set[str]:
         return self.store.known_urls(urls)
 
-    def write_batch(self, articles, pages=(), failures=(), images=(), body_pieces=None) -> list:
+    def write_batch(self, articles, pages=(), failures=(), images=(), body_pieces=None, sources=None,
+                    gone=()) -> list:
         """One transaction: failures, image records, the articles (article, category, confidence,
         section_label) with their near-duplicate group, then the page-log rows. Returns per article
         its (id, created) or the exception it raised; raises if the commit fails. ``body_pieces``:
-        per article its body as ``core.text.pieces`` when the caller cut it already (or None)."""
+        per article its body as ``core.text.pieces`` when the caller cut it already (or None);
+        ``sources`` and ``gone``: revisits (``crawl.sink.Sink.write_batch``): a revisited article that
+        changed is revised (store/revisions.py) and answers (id, UPDATED), else (id, UNCHANGED)."""
+        if gone or any(source and source.get("revisit") for source in sources or ()):
+            return self._write_revisits(list(articles), pages, failures, images, body_pieces, sources, gone)
         rows = [_page_row(*p) for p in pages]
         with self._lock:
             rows, self._pages = self._pages + rows, []
@@ -82,7 +88,7 @@ class StoreSink:
             if articles:
                 if signatures is None or index is None:
                     index, signatures = None, [None] * len(articles)
-                out, grouped = self._store_many(articles, signatures, index)
+                out, grouped = self._store_many(articles, signatures, index, sources)
                 hits = self._watch_hits(out)
             if rows:
                 self.store.db.cursor().executemany(_UPSERT_PAGES, rows)
@@ -108,6 +114,41 @@ class StoreSink:
             log.exception("matching watches failed")
             return []
 
+    def _write_revisits(self, articles, pages, failures, images, body_pieces, sources, gone) -> list:
+        """A batch with revisits: the revisited articles revised and the gone marked in one transaction,
+        then the rest as any batch (a kill in between: the pages are not done, the next crawl asks again)."""
+        sources = list(sources or [None] * len(articles))
+        out: list = [None] * len(articles)
+        fresh = []
+        with self.store.writing():
+            if gone:
+                self.store.mark_gone(gone)
+            for i, (row, source) in enumerate(zip(articles, sources)):
+                revised = None
+                if source and source.get("revisit"):
+                    article, category, confidence, section_label = row
+                    revised = self.store.revise_article(
+                        article.url, article_fields(article), content_hash=article.content_hash,
+                        reason="changed at the source", category=category, confidence=confidence,
+                        section_label=section_label, source=_source_row(source))
+                if revised is not None:
+                    out[i] = (revised[0], UPDATED if revised[1] else UNCHANGED)
+                else:
+                    fresh.append(i)
+        pieces = [body_pieces[i] for i in fresh] if body_pieces is not None else None
+        news = [dict(sources[i], revisit=False) if sources[i] else None for i in fresh]
+        stored = self.write_batch([articles[i] for i in fresh], pages, failures, images, body_pieces=pieces,
+                                  sources=news)
+        for i, outcome in zip(fresh, stored):
+            out[i] = outcome
+        return out
+
+    def stored_copies(self, urls) -> dict:
+        return self.store.stored_copies(urls)
+
+    def stored_article_urls(self) -> list[str]:
+        return self.store.stored_article_urls(self.profile)
+
     def _signatures(self, articles: list, body_pieces: list | None = None) -> list | None:
         """Each article's near-duplicate signature (None for a skipped topic), taken before the
         transaction; None when signing fails (the articles are grouped after the commit instead)."""
@@ -123,13 +164,13 @@ class StoreSink:
             log.exception("signing near-duplicates failed")
             return None
 
-    def _store_many(self, rows: list, signatures: list, index) -> tuple[list, bool]:
+    def _store_many(self, rows: list, signatures: list, index, sources=None) -> tuple[list, bool]:
         """Each row's (id, created), and whether the new rows got their group: a few statements for
         the whole batch (each SQLite call lets other threads take the GIL, and getting it back can
         take a switch interval); one at a time, each in its own savepoint, when the batch fails."""
         try:
             with self.store.db.atomic("IMMEDIATE"):
-                return self._insert_many(rows, signatures, index), index is not None
+                return self._insert_many(rows, signatures, index, sources), index is not None
         except Exception:
             if index is not None:
                 index.reset()  # it was told of rows just rolled back
@@ -141,7 +182,7 @@ class StoreSink:
                     out.append(exc)
             return out, False
 
-    def _insert_many(self, rows: list, signatures: list, index) -> list:
+    def _insert_many(self, rows: list, signatures: list, index, sources=None) -> list:
         """The batch's new articles get the ids SQLite would give them (one more than the largest,
         in order): their group (its first article's id, or their own) is known before the INSERT."""
         db, out = self.store.db, [None] * len(rows)
@@ -181,7 +222,8 @@ class StoreSink:
             values.append((next_id, self.profile, url, article.title, article.summary, article.image,
                            article.body_html, article.body_text, article.author, article.date, now,
                            digest, category, confidence, section_label, self.run_id,
-                           *(index.group(next_id, signatures[i]) if index is not None else (None, None, None))))
+                           *(index.group(next_id, signatures[i]) if index is not None else (None, None, None)),
+                           *_source_row(sources[i] if sources and sources[i] else {})))
         for k in range(0, len(values), _ROWS_PER_INSERT):
             chunk = values[k:k + _ROWS_PER_INSERT]
             db.execute_sql(_INSERT_ARTICLES + ",".join([_ARTICLE_VALUES] * len(chunk)), [x for row in chunk for x in row])
@@ -267,8 +309,13 @@ def _writing(store: Store):
 _INSERT_ARTICLES = (
     "INSERT INTO article (id, profile, url, title, summary, image_url, body_html, body_text, author, published, "
     "fetched_at, content_hash, category, confidence, section_label, run_id, dup_sig, dup_size, dup_group, "
-    "read, starred) VALUES ")
-_ARTICLE_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)"
+    "etag, last_modified, modified_at, read, starred) VALUES ")
+_ARTICLE_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)"
+
+
+def _source_row(source: dict) -> tuple:
+    return (str(source.get("etag") or "")[:512], str(source.get("last_modified") or "")[:128],
+            str(source.get("modified_at") or "")[:40])
 
 
 def _page_row(url, status, encoding="", content_type="", raw_path="", kind="", error="") -> tuple:
@@ -290,6 +337,9 @@ _UPSERT_IMAGES = (
 _UPSERT_PAGES = (
     "INSERT INTO page (url, status, encoding, content_type, raw_path, kind, error, fetched_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(url) DO UPDATE SET status = excluded.status, "
-    "encoding = excluded.encoding, content_type = excluded.content_type, raw_path = excluded.raw_path, "
+    "encoding = excluded.encoding, content_type = excluded.content_type, "
+    # a failed fetch keeps the raw copy of the last good one (the stored article's page: re-extraction reads it)
+    "raw_path = CASE WHEN excluded.raw_path = '' AND excluded.error != '' THEN page.raw_path "
+    "ELSE excluded.raw_path END, "
     "error = excluded.error, fetched_at = excluded.fetched_at, "
     f"kind = CASE WHEN page.kind = '{repo.SKIPPED}' THEN page.kind ELSE excluded.kind END")

@@ -25,6 +25,7 @@ from .duplicates import Duplicates
 from .models import bind_models
 from .queries import Queries
 from .repo import Records
+from .revisions import Revisions
 from .schedules import Schedules
 from .versions import Versions
 from .watches import Watches
@@ -32,7 +33,7 @@ from .watches import Watches
 __all__ = ["Store", "StoreError"]
 
 
-class Store(Versions, Records, Queries, Duplicates, Schedules, Watches):
+class Store(Versions, Records, Queries, Duplicates, Schedules, Watches, Revisions):
     def __init__(self, db: SqliteDatabase, root: Path, write_lock: threading.RLock):
         self.db = db
         self.models = bind_models(db)  # this store's model classes

@@ -1,10 +1,10 @@
 """The Articles table's row menu (right click): open, read / unread, star, the topic correction, the
-original, the link, export. It acts on the selected rows (a right click on another row selects it)."""
+original, fetch again, the link, export. It acts on the selected rows (a right click on another row selects it)."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QActionGroup, QGuiApplication
-from PySide6.QtWidgets import QInputDialog, QMenu
+from PySide6.QtWidgets import QInputDialog, QMenu, QStyle
 
 from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store.collation import vi_sorted
@@ -50,6 +50,8 @@ class ArticleMenu(QMenu):
         self.addSeparator()
         if one is not None:
             self.addAction(icons.named("open-external"), "Open the original", lambda: view.open_original(one["url"]))
+            self.addAction(icons.std(view, QStyle.StandardPixmap.SP_BrowserReload), "Fetch again",  # ask its source now
+                           lambda: view.reader.fetchAgainRequested.emit(one["id"], one["profile"], one["url"]))
         self.addAction(icons.named("copy-link"), f"Copy link{'s' if n else ''}", self._copy)
         self.addAction(icons.named("export"), f"Export{n or ' this article'}…", lambda: view.export_ids(ids))
 

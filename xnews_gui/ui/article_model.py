@@ -46,6 +46,15 @@ _ID, _READ, _STARRED = _C["id"], _C["read"], _C["starred"]
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # asked per painted cell: made once
 
 
+def source_note(updated_at, gone_at) -> str:
+    """A row's tooltip line about its source: removed there (✕), or a changed version stored (↻)."""
+    if gone_at:
+        return f"\n✕ Removed at the source on {utc_to_local(gone_at)[:10]} (this copy is kept)"
+    if updated_at:
+        return f"\n↻ Updated {utc_to_local(updated_at)[:16]} (the earlier text is kept)"
+    return ""
+
+
 class ArticleTableModel(QAbstractTableModel):
     loaded = Signal(int)  # total matching rows after a (re)load
     rowsArrived = Signal(int)  # how many live rows were inserted
@@ -156,7 +165,10 @@ class ArticleTableModel(QAbstractTableModel):
         col = index.column()  # the tooltip
         if col == 1:
             sources = row[_C["sources"]] or 1  # near-duplicates of the same story, this one included
-            return row[_C["title"]] + (f"\nThe same story from {sources} sources" if sources > 1 else "")
+            return row[_C["title"]] + (f"\nThe same story from {sources} sources" if sources > 1 else "") \
+                + source_note(row[_C["updated_at"]], row[_C["gone_at"]])
+        if col == 5 and (row[_C["updated_at"]] or row[_C["gone_at"]]):
+            return source_note(row[_C["updated_at"]], row[_C["gone_at"]]).strip()
         if col == 2 and row[_C["user_label"]]:
             return f"{display_name(row[_C['user_label']])}: set by you"
         if col == 2 and declined(row[_C["category"]], row[_C["confidence"]]):
@@ -383,6 +395,7 @@ class ArticleTableModel(QAbstractTableModel):
         if col == 4:
             return short_date(utc_to_local(row[_C["fetched_at"]]), today=self.today())
         if col == 5:
-            parts = ["★" if row[_C["starred"]] else "", "" if row[_C["read"]] else "new"]
+            parts = ["★" if row[_C["starred"]] else "", "" if row[_C["read"]] else "new",
+                     "✕" if row[_C["gone_at"]] else "↻" if row[_C["updated_at"]] else ""]
             return " ".join(p for p in parts if p)
         return None

@@ -8,7 +8,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandar
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QSizePolicy, QSplitter,
-    QVBoxLayout, QWidget,
+    QToolButton, QVBoxLayout, QWidget,
 )
 
 from ..core.topics import display_name
@@ -50,6 +50,10 @@ class ArticlesView(QWidget):
         self.starred = QCheckBox("Starred")
         self.one_per_story = QCheckBox("1 per story", toolTip="Hide near-duplicates: only the first stored copy of "
                                        "each story shows (a title's tooltip counts its sources)")
+        # ✕, as the Status column marks them (a word would not fit the bar on a small screen)
+        self.removed = QToolButton(text="✕", checkable=True, autoRaise=True,
+                                   toolTip="Removed: only the articles their source removed (kept here, readable)")
+        self.removed.setAccessibleName("Removed")
         self.count = QLabel()
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         # the count may be cut on a small screen (the tab's title says it too); the filters may not
@@ -63,6 +67,7 @@ class ArticlesView(QWidget):
         bar.addWidget(self.unread)
         bar.addWidget(self.starred)
         bar.addWidget(self.one_per_story)
+        bar.addWidget(self.removed)
         bar.addWidget(self.count, 1)
 
         self.table = ArticleTable(self.model)
@@ -103,6 +108,8 @@ class ArticlesView(QWidget):
         self.unread.toggled.connect(self.apply_filter)
         self.starred.toggled.connect(self.apply_filter)
         self.one_per_story.toggled.connect(self.apply_filter)
+        self.removed.toggled.connect(self.apply_filter)
+        self._to_open: int | None = None  # an article asked for from elsewhere, selected once the list has it
         # A mouse press makes the row current *before* it selects it: act once both have happened.
         self._open_timer = QTimer(self, singleShot=True, interval=0)
         self._open_timer.timeout.connect(self.show_current)
@@ -146,7 +153,7 @@ class ArticlesView(QWidget):
         return ArticleFilter(profile=self.site.currentData(), category=self.category.currentData(),
                              since_days=self.date.currentData(), unread_only=self.unread.isChecked(),
                              starred_only=self.starred.isChecked(), text=self.search.text().strip(),
-                             hide_duplicates=self.one_per_story.isChecked())
+                             hide_duplicates=self.one_per_story.isChecked(), gone_only=self.removed.isChecked())
 
     def apply_filter(self) -> None:
         self.model.set_filter(self.current_filter())
@@ -179,6 +186,44 @@ class ArticlesView(QWidget):
         if article_id is not None and article_id != self.reader.asked_id:
             self.reader.show_article(article_id, mark_read=Preferences.load().mark_read_on_open)
 
+    def open_article(self, article_id: int) -> None:
+        """Show an article asked for from elsewhere (a crawl card's "Open in reader"): its row is selected
+        and the reader follows it, so J / K go on from there. A filter or search that leaves it out is
+        cleared first (the status line says so)."""
+        row = self.model.row_of(article_id)
+        if row >= 0 and not self.model.is_loading():
+            self._select_row(row)
+            return
+        self._to_open = article_id
+        if self.current_filter() != ArticleFilter() or row < 0:
+            if self.current_filter() != ArticleFilter():
+                self.statusMessage.emit("Filters cleared to show the article asked for.")
+            self._clear_filters()
+            self.model.reload()
+
+    def _clear_filters(self) -> None:
+        widgets = (self.search, self.site, self.category, self.date, self.unread, self.starred, self.one_per_story,
+                   self.removed)
+        for w in widgets:
+            w.blockSignals(True)
+        self._search_timer.stop()
+        self.search.clear()
+        for combo in (self.site, self.category, self.date):
+            combo.setCurrentIndex(0)
+        for box in (self.unread, self.starred, self.one_per_story, self.removed):
+            box.setChecked(False)
+        for w in widgets:
+            w.blockSignals(False)
+        self.model.set_filter(self.current_filter())
+
+    def _select_row(self, row: int) -> None:
+        self.model.show_through(row)
+        index = self.model.index(row, 1)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+        self._open(self.model.article_id(row))
+
     def step(self, delta: int) -> None:
         """Next (+1) or previous (-1) article."""
         current = self.table.currentIndex()
@@ -205,6 +250,15 @@ class ArticlesView(QWidget):
 
     def _loaded(self, total: int) -> None:
         self._show_count()
+        if self._to_open is not None:
+            wanted, self._to_open = self._to_open, None
+            row = self.model.row_of(wanted)
+            if row >= 0:
+                self._select_row(row)
+                return
+            self.reader.show_article(wanted)  # not in any list (a hidden topic): shown alone
+            self.statusMessage.emit("That article's topic is hidden (Classifier tab): it is shown, not listed.")
+            return
         shown = self.reader.article
         if shown is None:
             if self.model.rowCount() and not self.table.currentIndex().isValid():

@@ -37,6 +37,7 @@ def skip_hidden_topics() -> bool:
 
 class CrawlSession(QObject):
     articlesStored = Signal(list)  # [{"id", "url", "title", "category", "confidence"}, ...]
+    articlesUpdated = Signal(list)  # [{"id", "url", "title"}, ...]: stored articles a revisit found changed
     statsChanged = Signal(dict)
     errorsAdded = Signal(list)  # [{"url", "kind", "message", "at"}, ...]
     logAdded = Signal(list)  # [str, ...]
@@ -187,12 +188,14 @@ class CrawlSession(QObject):
 
     # --- GUI thread -------------------------------------------------------------------
     def _drain(self) -> None:
-        articles, errors, logs, stats, summary, watched = [], [], [], None, None, []
+        articles, updated, errors, logs, stats, summary, watched = [], [], [], [], None, None, []
         now = time.time()
         while self._events:
             kind, data = self._events.popleft()
             if kind == "article":
                 articles.append(data)
+            elif kind == "updated":
+                updated.append(data)
             elif kind == "error":
                 errors.append(dict(data, at=now))
             elif kind == "log":
@@ -210,6 +213,8 @@ class CrawlSession(QObject):
             self.statsChanged.emit(stats)
         if articles:
             self.articlesStored.emit(articles)
+        if updated:
+            self.articlesUpdated.emit(updated)
         if errors:
             self.errorsAdded.emit(errors)
         if watched:

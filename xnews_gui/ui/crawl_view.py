@@ -5,6 +5,7 @@ resume a crawl the app was closed (or killed) during."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import datetime
 from typing import Callable
 
@@ -24,6 +25,7 @@ from .crawl_session import CrawlSession
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .error_model import ErrorTableModel
 from .rate_chart import RateChart
+from .revisit_line import RevisitBox
 from .run_history import RunHistory
 from .session_card import SessionCard
 from .settings import Preferences
@@ -31,6 +33,7 @@ from .settings import Preferences
 
 class CrawlView(QWidget):
     articlesStored = Signal(list)  # ids of new articles, in batches
+    articlesUpdated = Signal(list)  # ids of stored articles a revisit replaced with a changed version
     sessionFinished = Signal(str, dict)  # profile name, summary
     watchesFired = Signal(list)  # new articles that matched watches, as crawls report them
     pageChosen = Signal(str, str, str)  # a card's failing page: profile, URL, "reader" | "sites"
@@ -100,6 +103,9 @@ class CrawlView(QWidget):
         self.max_pages.setToolTip("Stop each crawl after this many pages (0 = the profile's own limit)")
         self.schedule_controls = ScheduleControls(self.scheduler, self._schedule_targets, self.schedule)
         self.schedule_box, self.schedule_minutes = self.schedule_controls.box, self.schedule_controls.minutes
+        self.revisits = RevisitBox(self.store)  # the highlighted (or first ticked) site's next revisit; Revisit all
+        self.revisits.revisitRequested.connect(lambda name: self.start_profile(name, revisit=True))
+        self.revisits.follow(self.profile_list)
         form = QFormLayout()
         form.addRow("Page limit:", self.max_pages)
         left_box = QGroupBox("Sites")
@@ -108,6 +114,7 @@ class CrawlView(QWidget):
         left.addLayout(form)
         left.addWidget(self.schedule_controls)
         left.addLayout(buttons)
+        left.addWidget(self.revisits)
 
         # right: one card per crawl, the chart under them
         self.cards_host = QWidget()
@@ -216,10 +223,12 @@ class CrawlView(QWidget):
         self.hint.hide()
         return self.start_profile(profile.name, profile)
 
-    def start_profile(self, name: str, profile: Profile | None = None) -> CrawlSession | None:
+    def start_profile(self, name: str, profile: Profile | None = None, *, revisit: bool = False,
+                      revisit_urls=()) -> CrawlSession | None:
+        """``revisit``: every stored article asked again too; ``revisit_urls``: only those ("Fetch again")."""
         session = self.sessions.get(name)
         if session is not None and session.is_active():
-            return session
+            return None if revisit or revisit_urls else session
         if profile is None:
             if name == DEMO_PROFILE and self.demo.running:
                 profile = self.demo.profile()
@@ -229,7 +238,8 @@ class CrawlView(QWidget):
             self._log(name, "no such profile")
             return None
         prefs = self.preferences()
-        options = prefs.crawl_options(max_pages=self.max_pages.value())
+        options = replace(prefs.crawl_options(max_pages=self.max_pages.value()), revisit=revisit,
+                          revisit_urls=tuple(revisit_urls))
         session = CrawlSession(profile, self.store, options, classifier=self.classifier_loader, parent=self,
                                image_cache_limit=prefs.image_cache_mb * 1024 * 1024)
         old = self.sessions.pop(name, None)
@@ -242,6 +252,7 @@ class CrawlView(QWidget):
         session.stateChanged.connect(lambda state, n=name: self._state_changed(n, state))
         session.statsChanged.connect(lambda stats, n=name: self._stats_changed(n, stats))
         session.articlesStored.connect(lambda items: self.articlesStored.emit([a["id"] for a in items]))
+        session.articlesUpdated.connect(lambda items: self.articlesUpdated.emit([a["id"] for a in items]))
         session.errorsAdded.connect(lambda errs, n=name: self.errors.add(n, errs))
         session.watchesFired.connect(self.watchesFired)
         session.logAdded.connect(lambda lines, n=name: [self._log(n, line) for line in lines])
@@ -250,7 +261,8 @@ class CrawlView(QWidget):
         self.store.clear_interrupted(name)
         self._last_pages[name] = (time.monotonic(), 0)
         self._rates.pop(name, None)
-        self._log(name, f"crawl started: {', '.join(profile.start_urls)}")
+        self._log(name, f"fetching again: {', '.join(revisit_urls)}" if revisit_urls else
+                  f"crawl started{' (all stored articles revisited)' if revisit else ''}: {', '.join(profile.start_urls)}")
         session.start()
         self._sample(force=True)
         self._sync_buttons()
@@ -344,6 +356,7 @@ class CrawlView(QWidget):
         self.scheduler.finished(name, str(summary.get("status", "finished")))
         self._sync_buttons()
         self.history.refresh()
+        self.revisits.refresh()
         self.sessionFinished.emit(name, summary)
 
     def _sample(self, force: bool = False) -> None:

@@ -68,6 +68,14 @@ class MainWindow(QMainWindow):
         self.crawl.pageChosen.connect(self.open_page)  # a failing page on a crawl card
         self.crawl.sessionFinished.connect(lambda *_: self.sites.refresh())  # the last crawl's degraded fields
         self.crawl.schedulesChanged.connect(lambda: self.sites.refresh())  # the Sites list shows schedules too
+        # the store follows its sites: revisits, "Fetch again", re-extraction after a rule change
+        self._fetching: dict[str, int] = {}  # profile -> the article "Fetch again" asked for
+        self.sites.revisitRequested.connect(self.revisit_all)
+        self.articles.reader.fetchAgainRequested.connect(self.fetch_again)
+        self.crawl.articlesUpdated.connect(self._articles_updated)
+        self.crawl.sessionFinished.connect(self._fetch_done)
+        self.sites.reextract.classifier_loader = ClassifierLoader(self.data_dir)
+        self.sites.reextract.reextracted.connect(lambda *_: self._articles_updated(None))
         store_ops.reporter().failed.connect(self._write_failed)  # a background store write failed
         self._build_menus()
         self.statusBar().showMessage(f"Data folder: {self.data_dir}", 10000)
@@ -92,12 +100,53 @@ class MainWindow(QMainWindow):
         article_id = self.store.article_id_for_url(url) if where == "reader" else None
         if article_id is not None:
             self.show_tab("articles")
-            self.articles.reader.show_article(article_id)
+            self.articles.open_article(article_id)  # the list selects it: the reader and the list agree
             return
         if where == "reader":
             self.statusBar().showMessage("That page was not stored as an article: it opens in the Sites tab.", 8000)
         self.show_tab("sites")
         self.sites.show_page_of(profile, url)
+
+    def revisit_all(self, name: str) -> None:
+        """Every stored article of a profile asked again now (the Crawl tab shows the run)."""
+        self.show_tab("crawl")
+        if self.crawl.start_profile(name, revisit=True) is None:
+            self.statusBar().showMessage(f"{name} is being crawled now: Revisit all when that crawl ends.", 8000)
+
+    def fetch_again(self, article_id: int, profile: str, url: str) -> None:
+        if self.crawl.start_profile(profile, revisit_urls=(url,)) is None:
+            self.statusBar().showMessage(f"{profile} is being crawled now: fetch it again when that crawl ends.", 8000)
+            return
+        self._fetching[profile] = article_id
+        self.statusBar().showMessage(f"Fetching again: {url}", 8000)
+
+    def _fetch_done(self, name: str, summary: dict) -> None:
+        article_id = self._fetching.pop(name, None)
+        if article_id is None:
+            return
+        if summary.get("gone"):
+            said = "removed at the source (the copy stays here)"
+        elif summary.get("updated"):
+            said = "changed at the source: the new version is shown, the earlier one kept"
+        elif summary.get("not_modified") or summary.get("unchanged"):
+            said = "unchanged at the source"
+        elif summary.get("status") == "failed" or summary.get("errors"):
+            said = "not fetched (see the Crawl tab's errors); the stored copy is unchanged"
+        else:
+            said = "asked again; its source answered 404 or 410 once, a later revisit confirms it"
+        self.statusBar().showMessage(f"Fetched again: {said}.", 15000)
+        self._articles_updated([article_id])
+
+    def _articles_updated(self, ids: list[int] | None) -> None:
+        """Stored articles changed behind the views (None: many): rows re-read, the reader follows."""
+        if ids is None:
+            self.articles.model.reload()
+        else:
+            for article_id in ids:
+                self.articles.model.refresh_article(article_id)
+        shown = self.articles.reader.article
+        if shown is not None and (ids is None or shown["id"] in ids):
+            self.articles.reader.show_article(shown["id"], mark_read=False)
 
     # --- menus ------------------------------------------------------------------------------------
     def _action(self, menu, text: str, slot, shortcut=None, icon: str | None = None) -> QAction:
@@ -133,7 +182,7 @@ class MainWindow(QMainWindow):
         self._action(m, "Crawl the &demo site", self._crawl_demo, None, "demo")
 
         m = bar.addMenu("&Article")
-        for key in ("next", "previous", "read", "star", "open", "copy"):
+        for key in ("next", "previous", "read", "star", "open", "copy", "fetch"):
             action = self.articles.reader.actions_[key]
             # the reader's single-key shortcuts only act while the Articles tab has the focus
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)

@@ -18,6 +18,7 @@ from . import icons, store_ops, workers
 from .offline_web import ReaderPage, adopt_profile, local_image_source, lock_down, offline_profile
 from .topic_display import NO_TOPIC, declined, no_topic_reason
 from .reader_page import build_page, empty_page, reader_css
+from .reader_versions import CURRENT, VersionsButton, version_as_article, version_list
 
 
 CATEGORY_TIP = "Correct the topic: pick or type a label, then press Enter"
@@ -29,6 +30,7 @@ class ReaderView(QWidget):
     nextRequested = Signal()
     previousRequested = Signal()
     pageReady = Signal(int)  # an article page (its id) or the empty page (0) finished loading
+    fetchAgainRequested = Signal(int, str, str)  # article id, its profile, its URL: ask its source again
     RECYCLE_AFTER = 100  # pages shown on one web page before a fresh one takes over (see _new_page)
 
     def __init__(self, store: Store, parent=None):
@@ -39,7 +41,7 @@ class ReaderView(QWidget):
         self._labels: list[str] = vi_sorted(DISPLAY_NAMES, key=display_name)  # the topic box's choices
         self._box_labels: list[str] = []  # the labels the topic box holds now
         self._request = 0  # bumped by every show or clear: only the newest request's article is shown
-        self._next: tuple[int, int, bool] | None = None  # (request, id, mark read) waiting for the worker
+        self._next: tuple | None = None  # (request, id, mark read, earlier version or None) waiting for the worker
         self._asked_id: int | None = None  # the article shown or on its way
         self._preparing = False
         self._loading_url = QUrl()  # the newest page asked for
@@ -55,6 +57,9 @@ class ReaderView(QWidget):
         self.toolbar = QToolBar(self)
         self.toolbar.setIconSize(self.toolbar.iconSize() * 0.8)
         self.actions_ = self._make_actions()
+        self.versions = VersionsButton(self)  # the article's earlier texts
+        self.versions.versionChosen.connect(self.show_version)
+        self.toolbar.addWidget(self.versions)
         self.category = QComboBox(self)
         self.category.setEditable(True)
         self.category.setMinimumContentsLength(14)
@@ -118,6 +123,7 @@ class ReaderView(QWidget):
             ("star", "Star", icons.named("star"), ["S"], self.toggle_star),
             ("open", "Open original", icons.named("open-external"), ["O", "Ctrl+Return"], self.open_original),
             ("copy", "Copy link", icons.named("copy-link"), ["Ctrl+Shift+C"], self.copy_link),
+            ("fetch", "Fetch again", icons.std(self, sp.SP_BrowserReload), ["Ctrl+R"], self.fetch_again),
         ]
         out = {}
         for key, text, icon, keys, slot in spec:
@@ -134,18 +140,20 @@ class ReaderView(QWidget):
         self._request += 1  # an article still being read is not shown after this
         self._next, self._asked_id = None, None
         self._article = None
-        for key in ("read", "star", "open", "copy"):
+        for key in ("read", "star", "open", "copy", "fetch"):
             self.actions_[key].setEnabled(False)
+        self.versions.show_versions([], None)
         self.category.setEnabled(False)
         self.category.setCurrentText("")
         self._load(empty_page(message, self._css), 0)
 
-    def show_article(self, article_id: int, mark_read: bool = True) -> None:
-        """Show a stored article. It is read and its page built in a worker (SQL and HTML parsing on
-        the GUI thread wait for the GIL while a crawl runs); pageReady(article_id) says it is shown.
-        Requests made meanwhile are not queued: the newest one is shown next."""
+    def show_article(self, article_id: int, mark_read: bool = True, version: int | None = None) -> None:
+        """Show a stored article (``version``: one of its earlier versions). It is read and its page built
+        in a worker (SQL and HTML parsing on the GUI thread wait for the GIL while a crawl runs);
+        pageReady(article_id) says it is shown. Requests made meanwhile are not queued: the newest one
+        is shown next."""
         self._request += 1
-        self._next = (self._request, article_id, mark_read)
+        self._next = (self._request, article_id, mark_read, version)
         self._asked_id = article_id
         if not self._preparing:
             self._prepare_next()
@@ -158,10 +166,10 @@ class ReaderView(QWidget):
     def _prepare_next(self) -> None:
         if self._next is None or self._closed:
             return
-        request, article_id, mark_read = self._next
+        request, article_id, mark_read, version = self._next
         self._next, self._preparing = None, True
         workers.run_in_background(
-            prepare_article, self.store, article_id, self._css,
+            prepare_article, self.store, article_id, self._css, version,
             on_result=lambda prepared: self._prepared(request, article_id, mark_read, prepared),
             on_error=lambda message: self._prepared(request, article_id, mark_read, message))
 
@@ -233,8 +241,9 @@ class ReaderView(QWidget):
 
     def _sync_actions(self) -> None:
         a = self._article
-        for key in ("read", "star", "open", "copy"):
+        for key in ("read", "star", "open", "copy", "fetch"):
             self.actions_[key].setEnabled(a is not None)
+        self.versions.show_versions((a or {}).get("version_list", []), ((a or {}).get("earlier_of") or {}).get("number"))
         self.category.setEnabled(a is not None)
         note = (a or {}).get("topic_note")
         self.category.lineEdit().setPlaceholderText(NO_TOPIC if note else "category")
@@ -284,6 +293,16 @@ class ReaderView(QWidget):
             self.statusMessage.emit(f"No browser could open {url}; the link is on the clipboard.")
             QGuiApplication.clipboard().setText(url)
 
+    def fetch_again(self) -> None:
+        """Ask the article's source again now (a crawl of that one page; see the main window)."""
+        if self._article:
+            self.fetchAgainRequested.emit(self._article["id"], self._article["profile"], self._article["url"])
+
+    def show_version(self, number: int) -> None:
+        """An earlier version of the article in view (CURRENT: its current text)."""
+        if self._article:
+            self.show_article(self._article["id"], mark_read=False, version=None if number == CURRENT else number)
+
     def copy_link(self) -> None:
         if self._article:
             QGuiApplication.clipboard().setText(self._article["url"])
@@ -312,13 +331,20 @@ class ReaderView(QWidget):
         store_ops.write(self.store.set_user_label, article_id, label, owner=self, on_done=saved)
 
 
-def prepare_article(store: Store, article_id: int, css: str) -> tuple[dict, str, list[str]] | None:
-    """(worker) The article, its reader page and the topic box's labels; None if it is gone."""
+def prepare_article(store: Store, article_id: int, css: str,
+                    version: int | None = None) -> tuple[dict, str, list[str]] | None:
+    """(worker) The article (``version``: one of its earlier versions), its reader page and the topic
+    box's labels; None if it is not stored (or that version is not kept)."""
     row = store.get_article(article_id)
     if row is None:
         return None
-    article = article_dict(row)
-    article["user_label"] = row.user_label
+    article = article_dict(row) if version is None else version_as_article(store, article_id, version)
+    if article is None:
+        return None
+    article["version_list"] = version_list(store, article_id)
+    article["versions"] = len(article["version_list"])
+    if version is None:
+        article["user_label"] = row.user_label
     if declined(article["category"], article.get("confidence"), row.user_label):
         text = "\n".join(filter(None, (article["title"], article["summary"], row.body_text)))
         article["topic_note"] = no_topic_reason(text, article.get("confidence"))

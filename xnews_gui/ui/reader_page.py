@@ -80,6 +80,7 @@ def build_page(article: dict, local_src: ImageSource, css: str | None = None) ->
     source = (f'<p class="source">Source: <a href="{escape(url)}">{escape(_short(url))}</a></p>'
               if url.startswith(("http://", "https://")) else "")
     summary = f'<p class="summary">{escape(article["summary"])}</p>' if article.get("summary") else ""
+    notices = "".join(f'<p class="notice {kind}">{escape(text)}</p>' for kind, text in notices_for(article))
     return (
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
@@ -88,8 +89,35 @@ def build_page(article: dict, local_src: ImageSource, css: str | None = None) ->
         f'<body><article><header><p class="site">{escape(article.get("profile") or "")}</p>'
         f'<h1>{escape(article.get("title") or "")}</h1>'
         f'<p class="meta">{" · ".join(meta)}</p></header>\n'
-        f"{summary}{lead_image}\n<div class=\"body\">{body}</div>\n{source}</article></body></html>"
+        f"{notices}{summary}{lead_image}\n<div class=\"body\">{body}</div>\n{source}</article></body></html>"
     )
+
+
+def notices_for(article: dict) -> list[tuple[str, str]]:
+    """What the reader says above an article about its source: an earlier version shown, a copy whose
+    source removed it, a changed version that replaced the first one. (class, text) pairs."""
+    out = []
+    earlier = article.get("earlier_of")  # this page shows an earlier version: {"number", "at", "reason", "of"}
+    if earlier:
+        out.append(("earlier", f"Earlier version {earlier['number']} of {earlier['of']}, replaced "
+                               f"{_local(earlier['at'])} ({earlier['reason']}). The current text is one click "
+                               "away: Versions ▸ Current version."))
+    if article.get("gone_at"):
+        out.append(("gone", f"Removed at the source on {_local(article['gone_at'])[:10]}: this copy was kept "
+                            "and stays readable here."))
+    if article.get("updated_at") and not earlier:
+        versions = article.get("versions") or 0
+        more = (f" {versions} earlier version{'s' if versions != 1 else ''} kept: Versions in the toolbar."
+                if versions else "")
+        out.append(("updated", f"Updated {_local(article['updated_at'])}.{more}"))
+    return out
+
+
+def _local(value) -> str:
+    """A stored UTC time as local 'YYYY-MM-DD HH:MM'."""
+    from .dates import utc_to_local
+
+    return utc_to_local(value)[:16]
 
 
 def empty_page(message: str, css: str | None = None) -> str:

@@ -151,9 +151,16 @@ class SessionCard(QFrame):
         self.detail.setVisible(bool(html_text))
 
     def set_summary(self, summary: dict) -> None:
+        known = summary.get("known_skipped", 0) + summary.get("duplicates", 0)  # links and sitemap entries stored already
         parts = [f"{summary.get('pages', 0):,} pages, {summary.get('articles', 0):,} new articles, "
-                 f"{summary.get('duplicates', 0):,} already known, {summary.get('images', 0):,} images, "
+                 f"{known:,} already known, {summary.get('images', 0):,} images, "
                  f"{summary.get('errors', 0):,} errors in {summary.get('elapsed_s', 0):.1f} s."]
+        if summary.get("revisited"):
+            same = summary.get("not_modified", 0) + summary.get("unchanged", 0)
+            parts.append(f"Revisited {summary['revisited']:,} stored articles: {summary.get('updated', 0):,} updated, "
+                         f"{summary.get('gone', 0):,} removed at the source, {same:,} unchanged.")
+        if summary.get("next_revisit_at"):
+            parts.append(f"Next revisit due {datetime.fromtimestamp(summary['next_revisit_at']):%Y-%m-%d %H:%M}.")
         if summary.get("refused_reason"):  # the crawl had nothing to follow: say why, first
             parts.insert(0, f'<span style="color:#c0392b"><b>Refused:</b> {escape(summary["refused_reason"])}.</span>')
         broken = summary.get("broken_fields") or []

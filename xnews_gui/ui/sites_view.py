@@ -20,6 +20,8 @@ from .inspector import Inspector
 from .inspector import start_page
 from .inspector.repair_bar import degraded_from_last_run
 from .profile_history import ProfileHistory
+from .reextract_offer import ReextractOffer
+from .revisit_line import RevisitBox
 from .sites_files import ProfileFiles
 from .unsaved_guard import UnsavedGuard
 
@@ -58,6 +60,8 @@ class SitesView(ProfileFiles, QWidget):
         self.history_button.setToolTip("The selected profile's saved versions: what changed, revert")
         self.history_button.clicked.connect(self.open_history)
         self.history_dialog: ProfileHistory | None = None
+        self.revisits = RevisitBox(store, self)  # when the selected profile's articles are next revisited; Revisit all
+        self.revisitRequested = self.revisits.revisitRequested
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(4, 4, 4, 4)
@@ -66,6 +70,7 @@ class SitesView(ProfileFiles, QWidget):
         left_layout.addWidget(title)
         left_layout.addWidget(self.profiles, 1)
         left_layout.addWidget(self.health)
+        left_layout.addWidget(self.revisits)
         left_layout.addWidget(self.history_button)
         left_layout.addWidget(self.new_button)
 
@@ -103,6 +108,9 @@ class SitesView(ProfileFiles, QWidget):
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.setSpacing(0)
         right_layout.addLayout(top)
+        # after a repair, a save or a revert: "Re-extract N stored articles from their saved pages"
+        self.reextract = ReextractOffer(store, self)
+        right_layout.addWidget(self.reextract)
         right_layout.addWidget(self.inspector, 1)
 
         split = QSplitter(Qt.Orientation.Horizontal, self)
@@ -156,6 +164,7 @@ class SitesView(ProfileFiles, QWidget):
     def _reverted(self, name: str) -> None:
         self._follow_store(name)
         self._message(f"Reverted {name!r}; its history keeps the version before.")
+        self.reextract.offer(name, "reverted")
 
     def _follow_store(self, name: str) -> None:
         """A profile changed in the store behind the inspector (revert, import): its open draft follows."""
@@ -164,8 +173,10 @@ class SitesView(ProfileFiles, QWidget):
         self.refresh(select=name)
 
     def _show_health(self) -> None:
-        self.health.show_for(self.profiles.currentItem())
-        self.history_button.setEnabled(self.profiles.currentItem() is not None)
+        item = self.profiles.currentItem()
+        self.health.show_for(item)
+        self.history_button.setEnabled(item is not None)
+        self.revisits.show_for(item.text() if item is not None else None)
 
     def show_start_page(self) -> None:
         """The local start page: the three steps, the demo site, the stored profiles."""
@@ -318,6 +329,7 @@ class SitesView(ProfileFiles, QWidget):
             if self.name_edit.hasFocus() or self.save_button.hasFocus():
                 self.inspector.view.setFocus()  # back to the page: the arrow keys widen and narrow picks again
             self.profileSaved.emit(profile.name)
+            self.reextract.offer(profile.name, reason)  # articles stored with the old rules
 
         store_ops.write(self.store.save_profile, profile, reason=reason, owner=self, on_done=saved,
                         on_error=lambda message: self._message(f"Could not save {profile.name!r}: {message}",
