@@ -155,6 +155,10 @@ def main() -> None:
     parser.add_argument("--anchor", help="another checkout of XNews, run the same way beside this one")
     parser.add_argument("--json", action="store_true", help="also print the results as one JSON line")
     args = parser.parse_args()
+    sys.path.insert(0, str(REPO))
+    from xnews_gui.core.versions import versions_line
+
+    print(versions_line(), flush=True)  # what the figures were made with
     if not NEWSIM.is_file():
         sys.exit(f"the site simulator is missing: {NEWSIM}")
     results = []
