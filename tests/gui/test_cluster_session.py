@@ -57,3 +57,72 @@ def test_a_session_follows_a_cluster_crawl_and_stores_its_items_as_they_come(qtb
     stored = {a["id"]: a for a in store.articles_in_order()}
     assert len(stored) == 20 and {a["id"] for a in arrived} <= set(stored)
     assert all(stored[a["id"]]["title"] == a["title"] for a in arrived)
+
+
+def test_the_dashboard_follows_a_cluster_with_the_mouse_and_refuses_a_wrong_url(qtbot, store, demo_profile, tmp_path):
+    """Crawl tab: highlight a site, "Follow a cluster…", a URL that is not Redis is refused in the dialog
+    with the reason; the workers' Redis is followed: the card, the chart and the list get its articles."""
+    if which_redis() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    from PySide6.QtCore import QSettings, Qt
+
+    from xnews_gui.ui.cluster_follow import URL_KEY
+    from xnews_gui.ui.crawl_view import CrawlView
+
+    def click(widget, pos=None):
+        qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=pos or widget.rect().center())
+
+    def type_url(text):
+        field = view.follow_cluster.dialog.url
+        click(field)
+        field.selectAll()
+        qtbot.keyClicks(field, text)
+
+    store.save_profile(demo_profile)
+    view = CrawlView(store)
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    view.show()
+    assert not view.follow_cluster.isEnabled(), "no site highlighted or ticked: nothing to follow"
+    row = view.profile_list.findItems("demo", Qt.MatchFlag.MatchExactly)[0]
+    click(view.profile_list.viewport(), view.profile_list.visualItemRect(row).center())
+    assert view.follow_cluster.isEnabled()
+
+    redis = RedisServer(tmp_path)
+    try:
+        client, prefix = redis.client, "xnews:demo:"
+        client.zadd(prefix + "workers", {"host:1:w": int(time.time() * 1000) + 60_000})
+        client.zadd(prefix + "queue", {"1 {}": 0})
+        client.rpush(prefix + "items", *[worker_item(n) for n in range(7)])
+        client.hset(prefix + "stats", "pages", 9)
+
+        click(view.follow_cluster)
+        dialog = view.follow_cluster.dialog
+        qtbot.waitUntil(dialog.isVisible)
+        type_url("http://127.0.0.1:6379/0")
+        click(dialog.follow_button)
+        assert dialog.isVisible() and dialog.problem.isVisible(), "a URL that is not Redis is not followed"
+        assert "redis://" in dialog.problem.text() and "demo" not in view.sessions
+        dialog.grab().save(str(tmp_path / "follow-cluster-refused.png"))
+        type_url(redis.url)
+        assert not dialog.problem.isVisible(), "the reason goes once the URL is edited"
+        arrived: list[int] = []
+        view.articlesStored.connect(arrived.extend)
+        click(dialog.follow_button)
+        assert not dialog.isVisible()
+        session = view.sessions["demo"]
+        assert session.cluster_url == redis.url
+        qtbot.waitUntil(lambda: len(arrived) == 7, timeout=30_000)
+        qtbot.waitUntil(lambda: view.cards["demo"].values["pages"].text() == "9", timeout=10_000)
+        with qtbot.waitSignal(session.finished, timeout=30_000):
+            client.delete(prefix + "queue")
+            client.zrem(prefix + "workers", "host:1:w")
+        view.grab().save(str(tmp_path / "follow-cluster-finished.png"))
+    finally:
+        redis.stop()
+    assert session.state == "finished"
+    assert any(articles == 7 for _rate, articles in view.chart.samples), "the chart counts the cluster's articles"
+    assert "following the cluster crawl at " + redis.url in view.log.toPlainText()
+    assert QSettings().value(URL_KEY) == redis.url, "the URL is remembered for the next time"
+    assert len(store.articles_in_order()) == 7 and set(arrived) == {a["id"] for a in store.articles_in_order()}

@@ -68,11 +68,14 @@ def cmd_import_items(args) -> int:
 def cmd_follow_cluster(args) -> int:
     """Until the cluster's crawl is over (or Ctrl-C): items stored as they come, a progress line a second."""
     from ..core.profile import is_profile_name
-    from ..services.cluster import ClusterFollower
+    from ..services.cluster import ClusterFollower, redis_url_problem, shown_url
     from .common import CliError
 
     if not is_profile_name(args.profile):
         raise CliError(f"{args.profile!r} is not a profile name")
+    problem = redis_url_problem(args.redis)
+    if problem:
+        raise CliError(f"--redis {shown_url(args.redis)!r}: {problem}")
 
     def show(event) -> None:
         if event.kind == "stats":
@@ -87,7 +90,7 @@ def cmd_follow_cluster(args) -> int:
         follower.stop()
         summary = dict(follower.stats, status="stopped")
     except Exception as exc:  # Redis unreachable, a bad URL: one line
-        raise CliError(f"cannot follow the cluster at {args.redis}: {exc}") from None
+        raise CliError(f"cannot follow the cluster at {shown_url(args.redis)}: {exc}") from None
     for problem in follower.report.problems[:20]:
         print(f"  skipped {problem}", file=sys.stderr)
     print(f"{summary['status']}: {summary['articles']} new article(s), {summary['duplicates']} already stored, "

@@ -27,6 +27,50 @@ BATCH = 200
 POLL_S = 0.25
 
 
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+def redis_url_problem(url: str) -> str:
+    """Why ``url`` cannot name the workers' Redis ('' when it can): checked before anything connects."""
+    from urllib.parse import urlsplit
+
+    url = url.strip()
+    if not url:
+        return "give the Redis URL the workers use (their XNEWS_REDIS_URL), e.g. redis://127.0.0.1:6379/0"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as exc:
+        return f"not a Redis URL ({exc})"
+    if parts.scheme not in REDIS_SCHEMES:
+        return f"a Redis URL starts with redis://, rediss:// or unix:// (not {parts.scheme or url[:20]!r})"
+    if parts.scheme != "unix" and not parts.hostname:
+        return "the Redis URL names no host (e.g. redis://127.0.0.1:6379/0)"
+    if parts.scheme == "unix" and not parts.path:
+        return "the Redis URL names no socket (e.g. unix:///run/redis/redis.sock)"
+    import importlib.util
+
+    if importlib.util.find_spec("redis") is None:
+        return "following a cluster needs the Redis client: python3 -m pip install -e '.[scale]'"
+    return ""
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be shown and logged: a password replaced by ***."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        host = parts.hostname or ""
+        netloc = f"{user}:***@{host}" + (f":{parts.port}" if parts.port else "")
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return url
+
+
 def redis_client(url: str):
     import redis  # the scale extra: only a follower imports it
 

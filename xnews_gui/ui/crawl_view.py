@@ -12,18 +12,20 @@ from typing import Callable
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-    QListWidgetItem, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox, QSplitter, QTableView, QTabWidget,
+    QAbstractItemView, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QListWidget,
+    QListWidgetItem, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox, QSplitter, QTabWidget,
     QVBoxLayout, QWidget,
 )
 
 from ..core.profile import Profile
+from ..services.cluster import shown_url
 from ..store import Store
 from . import icons
+from .cluster_follow import FollowClusterButton
 from .crawl_schedule import CrawlScheduler, ScheduleControls, earlier_crawls, mark_scheduled
 from .crawl_session import CrawlSession
-from .demo_launcher import DEMO_PROFILE, DemoSite
-from .error_model import ErrorTableModel
+from .demo_launcher import DEMO_PROFILE, DemoSite, demo_hint
+from .error_model import ErrorTableModel, error_table
 from .rate_chart import RateChart
 from .revisit_line import RevisitBox
 from .run_history import RunHistory
@@ -68,25 +70,15 @@ class CrawlView(QWidget):
 
     # --- layout ---------------------------------------------------------------------
     def _build(self) -> None:
-        self.hint = QFrame(objectName="hint")
-        self.hint.setStyleSheet("#hint { background: palette(alternate-base); border: 1px solid palette(mid);"
-                                " border-radius: 6px; }")
-        hint_text = QLabel("<b>New here?</b> XNews ships a small news site that runs inside the app, "
-                           "so you can try everything offline: crawl it, then read the articles "
-                           "in the <b>Articles</b> tab.")
-        hint_text.setWordWrap(True)
-        self.demo_button = QPushButton(icons.named("demo"), "Crawl the demo site")
+        self.hint, self.demo_button = demo_hint()
         self.demo_button.clicked.connect(self.start_demo)
-        hint_row = QHBoxLayout(self.hint)
-        hint_row.addWidget(hint_text, 1)
-        hint_row.addWidget(self.demo_button)
 
         # left: profiles and controls
         self.profile_list = QListWidget()
         self.profile_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.profile_list.setToolTip("Tick the sites to crawl")
-        self.profile_list.itemChanged.connect(lambda _item: self.schedule_controls.sync())
-        self.profile_list.currentItemChanged.connect(lambda *_: self.schedule_controls.sync())
+        self.profile_list.itemChanged.connect(lambda _item: self._sync_site_controls())
+        self.profile_list.currentItemChanged.connect(lambda *_: self._sync_site_controls())
         self.start_button = QPushButton(icons.named("start"), "Start")
         self.start_button.setToolTip("Crawl the ticked sites (F5)")
         self.pause_button = QPushButton(icons.named("pause"), "Pause")
@@ -106,6 +98,8 @@ class CrawlView(QWidget):
         self.revisits = RevisitBox(self.store)  # the highlighted (or first ticked) site's next revisit; Revisit all
         self.revisits.revisitRequested.connect(lambda name: self.start_profile(name, revisit=True))
         self.revisits.follow(self.profile_list)
+        self.follow_cluster = FollowClusterButton(self._highlighted_profile,
+                                                  lambda name, url: self.start_profile(name, cluster_url=url))
         form = QFormLayout()
         form.addRow("Page limit:", self.max_pages)
         left_box = QGroupBox("Sites")
@@ -114,6 +108,7 @@ class CrawlView(QWidget):
         left.addLayout(form)
         left.addWidget(self.schedule_controls)
         left.addLayout(buttons)
+        left.addWidget(self.follow_cluster)
         left.addWidget(self.revisits)
 
         # right: one card per crawl, the chart under them
@@ -145,16 +140,7 @@ class CrawlView(QWidget):
 
         # bottom: errors and log
         self.errors = ErrorTableModel(self)
-        self.error_view = QTableView()
-        self.error_view.setModel(self.errors)
-        self.error_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.error_view.verticalHeader().hide()
-        self.error_view.setWordWrap(False)
-        header = self.error_view.horizontalHeader()
-        for col, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents,) * 3
-                                   + (QHeaderView.ResizeMode.Interactive, QHeaderView.ResizeMode.Stretch)):
-            header.setSectionResizeMode(col, mode)
-        header.resizeSection(3, 320)
+        self.error_view = error_table(self.errors)
         self.log = QPlainTextEdit(readOnly=True)
         self.log.setMaximumBlockCount(5000)
         self.bottom = QTabWidget()
@@ -189,7 +175,7 @@ class CrawlView(QWidget):
                 self.profile_list.setCurrentItem(item)
         mark_scheduled(self.profile_list, {name: self.scheduler.text(name) for name in names})
         self.profile_list.blockSignals(False)
-        self.schedule_controls.sync()
+        self._sync_site_controls()
         self.hint.setVisible(not self.sessions and not self.cards and self.store.count_articles() == 0)
 
     def checked_profiles(self) -> list[str]:
@@ -199,6 +185,15 @@ class CrawlView(QWidget):
             if item.checkState() == Qt.CheckState.Checked:
                 out.append(item.text())
         return out
+
+    def _sync_site_controls(self) -> None:
+        self.schedule_controls.sync()
+        self.follow_cluster.setEnabled(self._highlighted_profile() is not None)
+
+    def _highlighted_profile(self) -> str | None:
+        current = self.profile_list.currentItem()
+        checked = self.checked_profiles()
+        return current.text() if current is not None else (checked[0] if checked else None)
 
     def set_checked(self, names) -> None:
         names = set(names)
@@ -224,11 +219,14 @@ class CrawlView(QWidget):
         return self.start_profile(profile.name, profile)
 
     def start_profile(self, name: str, profile: Profile | None = None, *, revisit: bool = False,
-                      revisit_urls=()) -> CrawlSession | None:
-        """``revisit``: every stored article asked again too; ``revisit_urls``: only those ("Fetch again")."""
+                      revisit_urls=(), cluster_url: str = "") -> CrawlSession | None:
+        """``revisit``: every stored article asked again too; ``revisit_urls``: only those ("Fetch again");
+        ``cluster_url``: follow Scrapy workers crawling the profile through that Redis instead."""
         session = self.sessions.get(name)
         if session is not None and session.is_active():
-            return None if revisit or revisit_urls else session
+            if cluster_url:
+                self._log(name, "a crawl of this site is running: stop it, then follow the cluster")
+            return None if revisit or revisit_urls or cluster_url else session
         if profile is None:
             if name == DEMO_PROFILE and self.demo.running:
                 profile = self.demo.profile()
@@ -241,11 +239,12 @@ class CrawlView(QWidget):
         options = replace(prefs.crawl_options(max_pages=self.max_pages.value()), revisit=revisit,
                           revisit_urls=tuple(revisit_urls))
         session = CrawlSession(profile, self.store, options, classifier=self.classifier_loader, parent=self,
-                               image_cache_limit=prefs.image_cache_mb * 1024 * 1024)
+                               image_cache_limit=prefs.image_cache_mb * 1024 * 1024, cluster_url=cluster_url)
         old = self.sessions.pop(name, None)
         if old is not None:
             old.deleteLater()
         self.sessions[name] = session
+        self.hint.hide()  # a crawl of one's own site: the demo's invitation has done its job
         card = self._card(name)
         card.new_run(datetime.now())
         self._show_first(card)
@@ -262,6 +261,7 @@ class CrawlView(QWidget):
         self._last_pages[name] = (time.monotonic(), 0)
         self._rates.pop(name, None)
         self._log(name, f"fetching again: {', '.join(revisit_urls)}" if revisit_urls else
+                  f"following the cluster crawl at {shown_url(cluster_url)}" if cluster_url else
                   f"crawl started{' (all stored articles revisited)' if revisit else ''}: {', '.join(profile.start_urls)}")
         session.start()
         self._sample(force=True)

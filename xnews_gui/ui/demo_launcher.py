@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
+
 from ..core.profile import Profile
 from ..demo import DemoServer
+from . import icons
 
 DEMO_PROFILE = "demo"
 DEMO_PORT = 8765  # the port in profiles/demo.json; another free port when it is taken
@@ -41,3 +44,19 @@ class DemoSite:
         if self.server is not None:
             self.server.stop()
             self.server = None
+
+
+def demo_hint() -> tuple[QFrame, QPushButton]:
+    """The Crawl tab's "New here?" box and its "Crawl the demo site" button (shown while the store is empty)."""
+    hint = QFrame(objectName="hint")
+    hint.setStyleSheet("#hint { background: palette(alternate-base); border: 1px solid palette(mid);"
+                       " border-radius: 6px; }")
+    text = QLabel("<b>New here?</b> XNews ships a small news site that runs inside the app, "
+                  "so you can try everything offline: crawl it, then read the articles "
+                  "in the <b>Articles</b> tab.")
+    text.setWordWrap(True)
+    button = QPushButton(icons.named("demo"), "Crawl the demo site")
+    row = QHBoxLayout(hint)
+    row.addWidget(text, 1)
+    row.addWidget(button)
+    return hint, button

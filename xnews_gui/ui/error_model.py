@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 COLUMNS = ("Time", "Site", "Kind", "URL", "Message")
 
@@ -52,3 +53,18 @@ class ErrorTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows.clear()
         self.endResetModel()
+
+
+def error_table(model: ErrorTableModel) -> QTableView:
+    """The Errors tab's view: whole rows selected, one line each, the message taking the width left."""
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.verticalHeader().hide()
+    view.setWordWrap(False)
+    header = view.horizontalHeader()
+    for col, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents,) * 3
+                               + (QHeaderView.ResizeMode.Interactive, QHeaderView.ResizeMode.Stretch)):
+        header.setSectionResizeMode(col, mode)
+    header.resizeSection(3, 320)
+    return view
