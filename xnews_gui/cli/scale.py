@@ -49,13 +49,19 @@ def cmd_scrapy_project(args) -> int:
 
 
 def cmd_import_items(args) -> int:
+    from ..services.watches import END_WAIT_S, WatchOutlet
     from ..store.importer import ImportError_, import_files
     from .common import CliError
 
+    outlet = WatchOutlet(args.store, _print_watch)  # the imported articles that match watches: told, fed, posted
+    outlet.start()
     try:
-        report = import_files([Path(f) for f in args.files], args.store, default_profile=args.profile)
+        report = import_files([Path(f) for f in args.files], args.store, default_profile=args.profile,
+                              on_watch=outlet)
     except ImportError_ as exc:
         raise CliError(str(exc)) from None
+    finally:
+        outlet.close(END_WAIT_S)
     for problem in report.problems[:20]:
         print(f"  skipped {problem}", file=sys.stderr)
     if len(report.problems) > 20:
@@ -82,6 +88,8 @@ def cmd_follow_cluster(args) -> int:
             s = event.data
             print(f"  {s['pages']} pages, {s['articles']} new articles, {s['queue']} queued, "
                   f"{s['workers']} worker(s)", file=sys.stderr)
+        else:
+            _print_watch(event)
 
     follower = ClusterFollower(args.profile, args.redis, args.store, show, stats_interval=1.0)
     try:
@@ -96,3 +104,11 @@ def cmd_follow_cluster(args) -> int:
     print(f"{summary['status']}: {summary['articles']} new article(s), {summary['duplicates']} already stored, "
           f"{summary['errors']} item(s) not stored, {summary['pages']} pages crawled by the cluster")
     return 1 if follower.report.problems or summary["status"] != "finished" else 0
+
+
+def _print_watch(event) -> None:
+    """A new article that matched a watch, as `crawl` prints it."""
+    if event.kind == "watch":
+        data = event.data
+        print(f"  \u2605 watch {data['watch']!r}: article {data['id']} {data.get('title', '')} "
+              f"{data.get('url', '')}".rstrip(), flush=True)

@@ -11,7 +11,8 @@ sanitised again, one transaction) and only then removes them from the list: kill
 next follower stores them again and the store's uniqueness makes that a no-op. The crawl is over when
 workers were seen, none is left, the frontier is empty and every item is drained. Events: "article"
 for each new article, "stats" every ``stats_interval`` seconds (pages, articles, queue, workers),
-"error" for an item not stored, "finished" with the summary. One follower per profile at a time.
+"error" for an item not stored, "watch" for a new article that matches a watch (its feed and webhook
+follow, as in a desktop crawl), "finished" with the summary. One follower per profile at a time.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Callable
 
 from ..crawl.options import CrawlEvent
 from ..store.importer import ImportReport, parse_item, store_items
+from ..store.sink import StoreSink
+from .watches import END_WAIT_S, WatchOutlet
 
 BATCH = 200
 POLL_S = 0.25
@@ -115,9 +118,11 @@ class ClusterFollower:
     # --- the run ---------------------------------------------------------------------------
     def run(self) -> dict:
         client = redis_client(self.redis_url)
-        sinks: dict = {}
+        outlet = WatchOutlet(self.store, self.on_event)  # the watches' events, feeds and webhooks
+        sinks: dict = {self.profile: StoreSink(self.store, self.profile, on_watch=outlet)}
         next_stats = 0.0
         status = "stopped"
+        outlet.start()
         try:
             client.ping()
             while not self._stop.is_set():
@@ -136,7 +141,10 @@ class ClusterFollower:
             for sink in sinks.values():
                 sink.release()
             client.close()
+            outlet.close(END_WAIT_S)
         summary = dict(self.stats, status=status)
+        if outlet.sent or outlet.failed:
+            summary["webhooks_sent"], summary["webhooks_failed"] = outlet.sent, outlet.failed
         self._emit("finished", summary)
         return summary
 

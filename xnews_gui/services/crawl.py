@@ -25,10 +25,9 @@ from .model_registry import Registry
 from ..paths import models_dir
 from ..store import Store
 from ..store.sink import StoreSink
-from .watches import WatchOutlet
+from .watches import END_WAIT_S, WatchOutlet
 
 AUTO = "auto"  # classifier=AUTO: the data folder's topic model, when one loads
-WEBHOOK_WAIT_S = 15.0  # at a crawl's end, for the webhooks still being sent (the rest go with the next crawl)
 
 
 class ClassifierLoader:
@@ -134,7 +133,7 @@ class CrawlHandle:
 
     def _close_outlet(self) -> None:
         if self.outlet is not None:
-            self.outlet.close(WEBHOOK_WAIT_S)
+            self.outlet.close(END_WAIT_S)
 
     def stop(self) -> None:
         self.runner.stop()

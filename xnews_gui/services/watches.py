@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 FEED_ENTRIES = 50
 FEED_EVERY_S = 5.0  # a watch's feed is written at most this often during a crawl (and at its end)
 POST_TIMEOUT_S = 10.0
+END_WAIT_S = 15.0  # at a crawl's end, for the webhooks still being sent (the rest go with the next crawl)
 BACKOFF_S = (0.0, 1.0, 2.0, 4.0, 8.0)  # before each try of a POST: five tries in all
 _QUEUE_CAP = 10_000
 

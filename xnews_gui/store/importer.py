@@ -37,7 +37,8 @@ class ImportReport:
     problems: list = field(default_factory=list)  # "file:line: reason"
 
 
-def import_files(files: list[Path], store, default_profile: str | None = None) -> ImportReport:
+def import_files(files: list[Path], store, default_profile: str | None = None, on_watch=None) -> ImportReport:
+    """``on_watch(hits)``: after each stored batch, its new articles that matched watches (as in a crawl)."""
     for path in files:
         if path.is_dir():
             raise ImportError_(f"{path} is a folder: give the JSON-lines files in it (e.g. {path / '*.jsonl'})")
@@ -54,9 +55,9 @@ def import_files(files: list[Path], store, default_profile: str | None = None) -
                 name = row[0]
                 pending.setdefault(name, []).append((where, row[1:]))
                 if len(pending[name]) >= BATCH:
-                    store_items(sinks, store, name, pending.pop(name), report)
+                    store_items(sinks, store, name, pending.pop(name), report, on_watch)
         for name, rows in pending.items():
-            store_items(sinks, store, name, rows, report)
+            store_items(sinks, store, name, rows, report, on_watch)
     finally:
         for sink in sinks.values():
             sink.flush()
@@ -147,13 +148,13 @@ def parse_item(raw: bytes, default_profile: str | None) -> tuple:
     return profile, article, topic or None, float(confidence) if confidence is not None else None, section or None
 
 
-def store_items(sinks: dict, store, profile: str, rows: list, report: ImportReport) -> list:
+def store_items(sinks: dict, store, profile: str, rows: list, report: ImportReport, on_watch=None) -> list:
     """Items of one profile, [(where, (article, topic, confidence, section))], in one transaction
     (``sinks``: the StoreSink of each profile, made here when missing); the report counts them.
     Returns, per item, (id, created) or the exception storing it raised."""
     sink = sinks.get(profile)
     if sink is None:
-        sink = sinks[profile] = StoreSink(store, profile)
+        sink = sinks[profile] = StoreSink(store, profile, on_watch=on_watch)
     outcomes = sink.write_batch([row for _, row in rows])  # one transaction, as a crawl batch
     for (where, _), outcome in zip(rows, outcomes):
         if isinstance(outcome, Exception):

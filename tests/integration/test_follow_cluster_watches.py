@@ -1,0 +1,63 @@
+"""Watches hold for a cluster crawl too: `follow-cluster` stores the workers' articles and a new one that
+matches a watch is told (the ★ line), kept in the watch's list and written to its Atom feed, as in a
+desktop crawl. A real Redis server; the workers' items as they push them."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from .scale_helpers import RedisServer, which_redis
+
+
+def worker_item(n: int, title: str) -> str:
+    return json.dumps({"url": f"http://news.test/the-thao/bai-{n}.htm", "title": title, "summary": "Tóm tắt.",
+                       "image": "", "body_html": f"<p>{title}. Bài {n}.</p>", "body_text": f"{title}. Bài {n}.",
+                       "author": "", "date": "", "topic": "The thao", "confidence": 0.9, "section": "The thao",
+                       "profile": "demo"}, ensure_ascii=False)
+
+
+def test_follow_cluster_tells_the_watches_of_the_workers_new_articles(cli, data_dir, tmp_path):
+    if which_redis() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    code, _out, err = cli("watch", "add", "bong-da", "--words", "bong da")
+    assert code == 0, err
+    redis = RedisServer(tmp_path)
+    try:
+        client, prefix = redis.client, "xnews:demo:"
+        client.rpush(prefix + "items", worker_item(1, "Bóng đá: đội tuyển thắng"),
+                     worker_item(2, "Quần vợt: giải mở rộng"), worker_item(3, "Lịch bóng đá tuần này"))
+        client.hset(prefix + "stats", "pages", 5)
+        seconds, _micros = client.time()
+        client.zadd(prefix + "workers", {"host:1:w": (seconds + 2) * 1000})  # a worker whose heartbeat ends soon
+        started = time.monotonic()
+        code, out, err = cli("follow-cluster", "--redis", redis.url, "--profile", "demo")
+    finally:
+        redis.stop()
+    assert time.monotonic() - started < 30
+    assert code == 0, err
+    assert "finished: 3 new article(s)" in out
+    told = [line for line in out.splitlines() if "\u2605 watch 'bong-da'" in line]
+    assert len(told) == 2 and all("bóng đá" in line.lower() for line in told), out
+    code, shown, err = cli("watch", "show", "bong-da")
+    assert code == 0 and shown.count("bóng đá") + shown.count("Bóng đá") == 2, shown
+    feed = data_dir / "watches" / "bong-da.atom"
+    assert feed.is_file() and feed.read_text(encoding="utf-8").count("<entry>") == 2
+
+
+def test_import_items_tells_the_watches_of_the_new_articles_it_stores(cli, data_dir, tmp_path):
+    code, _out, err = cli("watch", "add", "bong-da", "--words", "bong da")
+    assert code == 0, err
+    items = tmp_path / "items-1.jsonl"
+    items.write_text("\n".join([worker_item(1, "Bóng đá: đội tuyển thắng"), worker_item(2, "Quần vợt mở rộng"),
+                                worker_item(3, "Lịch bóng đá tuần này")]) + "\n", encoding="utf-8")
+    code, out, err = cli("import-items", str(items))
+    assert code == 0 and "imported 3 new article(s)" in out, err
+    assert sum("\u2605 watch 'bong-da'" in line for line in out.splitlines()) == 2, out
+    code, out, err = cli("import-items", str(items))  # the same lines again: nothing new, nothing told
+    assert code == 0 and "imported 0 new article(s), 3 already stored" in out and "\u2605" not in out
+    feed = data_dir / "watches" / "bong-da.atom"
+    assert feed.is_file() and feed.read_text(encoding="utf-8").count("<entry>") == 2
