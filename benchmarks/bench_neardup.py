@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from lxml import html as lxml_html  # noqa: E402
 
-from xnews_gui.core import neardup  # noqa: E402
+from xnews_gui.core.text import neardup  # noqa: E402
 
 DATA = (HERE.parent / ".." / "shared" / "data").resolve()
 

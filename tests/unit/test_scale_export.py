@@ -21,7 +21,7 @@ def test_the_wheel_holds_the_qt_free_code_only(tmp_path):
         metadata = zf.read(next(n for n in names if n.endswith("/METADATA"))).decode()
         record = zf.read(next(n for n in names if n.endswith("/RECORD"))).decode()
         modules = {n: zf.read(n) for n in names if n.endswith(".py")}
-    assert "xnews_gui/core/extract.py" in modules and "xnews_gui/classify/model.py" in modules
+    assert "xnews_gui/core/extraction/extract.py" in modules and "xnews_gui/classify/model.py" in modules
     assert "xnews_gui/scale/spider.py" in modules and "xnews_gui/scale/frontier.py" in modules
     assert not [n for n in modules if n.startswith(("xnews_gui/ui/", "xnews_gui/store/", "xnews_gui/cli"))]
     assert "xnews_gui/scale/importer.py" not in modules and "xnews_gui/scale/project.py" not in modules

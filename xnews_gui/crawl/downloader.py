@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from typing import Callable
-from ..core.urls import UrlError, canonical, host_of, in_scope
+from ..core.text.urls import UrlError, canonical, host_of, in_scope
 from .fetcher import FetchError, Fetcher, FetchResult, origin
 from .options import ROBOTS_AGENT, CrawlOptions
 from .politeness import HostGate

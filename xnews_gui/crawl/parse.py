@@ -12,13 +12,13 @@ import hashlib
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core.encoding import FetchedHtml
-from ..core.extract import extract, needs_render
-from ..core.html_text import parse_fetched, parse_page
-from ..core.links import follow
-from ..core.load_more import applies, count_selector
-from ..core.profile import Profile
-from ..core.urls import UrlError, canonical
+from ..core.text.encoding import FetchedHtml
+from ..core.extraction.extract import extract, needs_render
+from ..core.extraction.html_text import parse_fetched, parse_page
+from ..core.extraction.links import follow
+from ..core.extraction.load_more import applies, count_selector
+from ..core.profile.profile import Profile
+from ..core.text.urls import UrlError, canonical
 from .options import CrawlOptions
 from .relevance import KeywordRelevance
 from .render import GENERIC_PROFILE, RenderError, embedded_article, generic_page

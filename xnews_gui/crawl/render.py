@@ -21,7 +21,7 @@ from typing import Protocol
 
 from lxml import html as lxml_html
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 
 _MAX_JSON = 2 * 1024 * 1024
 _ARTICLE_TYPES = {"NewsArticle", "Article", "ReportageNewsArticle", "AnalysisNewsArticle", "BlogPosting"}

@@ -6,7 +6,7 @@ import threading
 import time
 from collections import Counter
 
-from ..core.verify import Verifier
+from ..core.profile.verify import Verifier
 
 BROKEN_FILL = 0.5  # a field empty on more than half the article pages...
 BROKEN_MIN_PAGES = 5  # ...out of at least this many is "rule probably broken"

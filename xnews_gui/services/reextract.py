@@ -19,10 +19,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..core.encoding import FetchedHtml
-from ..core.extract import extract
-from ..core.profile import Profile
-from ..core.raw_pages import RawPageError, read_raw
+from ..core.text.encoding import FetchedHtml
+from ..core.extraction.extract import extract
+from ..core.profile.profile import Profile
+from ..core.disk.raw_pages import RawPageError, read_raw
 from ..store import Store
 from ..store.revisions import FIELDS, article_fields
 

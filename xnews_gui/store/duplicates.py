@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..core import neardup
+from ..core.text import neardup
 
 WINDOW = 20_000  # signatures compared with (the most recent); ~10 MiB
 _BATCH = 500

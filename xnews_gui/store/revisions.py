@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from peewee import SqliteDatabase
 
-from ..core.urls import UrlError, canonical
+from ..core.text.urls import UrlError, canonical
 from .models import ArticleVersion, utcnow
 
 KEEP_VERSIONS = 20

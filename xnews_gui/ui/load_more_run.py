@@ -16,7 +16,7 @@ import time
 
 from PySide6.QtCore import QObject, QTimer
 
-from ..core.load_more import MoreResult
+from ..core.extraction.load_more import MoreResult
 
 POLL_MS = 100
 _RESCROLL_S = 1.0  # a page that missed a scroll event (it was busy loading) gets another

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QTextBrowser, QVBoxLayout,
 )
 
-from ..core.profile import Profile, ProfileError
-from ..core.profile_diff import diff_profiles
+from ..core.profile.profile import Profile, ProfileError
+from ..core.profile.profile_diff import diff_profiles
 from ..store import Store
 from . import store_ops
 from .run_history import _local

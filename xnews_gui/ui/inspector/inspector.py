@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QTimer, Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from ...core.profile import Profile, RenderSettings
-from ...core.rules import Rule, RuleError
-from ...core.selectors import suggest_from_metadata
+from ...core.profile.profile import Profile, RenderSettings
+from ...core.profile.rules import Rule, RuleError
+from ...core.induction.selectors import suggest_from_metadata
 from .. import workers
 from .bridge import PickerBridge, install_picker, run_picker
 from .browser import BrowserPane

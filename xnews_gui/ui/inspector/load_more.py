@@ -19,9 +19,9 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction
 
-from ...core.load_more import applies, button_selector, count_selector
-from ...core.profile import Profile
-from ...core.profile_settings import MoreSettings
+from ...core.extraction.load_more import applies, button_selector, count_selector
+from ...core.profile.profile import Profile
+from ...core.profile.profile_settings import MoreSettings
 from .bridge import PickedElement
 
 KEY = "more"

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QTimer, Slot
 from PySide6.QtGui import QAction
 
-from ...core.rules import RuleError, css_to_xpath
+from ...core.profile.rules import RuleError, css_to_xpath
 from .. import workers
 from . import start_page
 from .bridge import PickedElement, run_picker

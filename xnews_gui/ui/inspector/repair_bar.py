@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from ...core.extract import html_to_text
-from ...core.profile import FIELDS
-from ...core.repair import Repair, propose_repair
+from ...core.extraction.extract import html_to_text
+from ...core.profile.profile import FIELDS
+from ...core.induction.repair import Repair, propose_repair
 from .. import workers
 from .draft import label_for, short
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from ...core.coverage import Coverage, check_coverage
-from ...core.profile import Profile
+from ...core.induction.coverage import Coverage, check_coverage
+from ...core.profile.profile import Profile
 from .. import workers
 
 

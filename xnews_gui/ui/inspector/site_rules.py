@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ...core.alternatives import merge_expect, place, value_with
-from ...core.chain import MAX_CHAIN, FieldChain
-from ...core.extract import extract
-from ...core.profile import FIELDS, Profile
-from ...core.rules import normalize_space
-from ...core.selectors import induce_profile
-from ...core.verify import words
+from ...core.induction.alternatives import merge_expect, place, value_with
+from ...core.profile.chain import MAX_CHAIN, FieldChain
+from ...core.extraction.extract import extract
+from ...core.profile.profile import FIELDS, Profile
+from ...core.profile.rules import normalize_space
+from ...core.induction.selectors import induce_profile
+from ...core.profile.verify import words
 from .draft import Draft
 
 MAX_SIBLINGS = 6

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from lxml import etree
 
-from .rules import RuleError, css_to_xpath, element_text, parse_html
+from ..profile.rules import RuleError, css_to_xpath, element_text, parse_html
 
 LINK_FIELDS = ("articles", "links", "lists", "next")
 

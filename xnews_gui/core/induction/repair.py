@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .candidates import element_xpath
-from .extract import extract
+from ..extraction.extract import extract
 from .fingerprint import best_match
-from .metadata import ANCHORS
-from .profile import Profile
-from .rules import Rule, RuleError, parse_html
+from ..extraction.metadata import ANCHORS
+from ..profile.profile import Profile
+from ..profile.rules import Rule, RuleError, parse_html
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Repair:
 
     def apply(self, profile: Profile) -> Profile:
         """The profile with the repaired rule first in the field's chain (the old rules follow)."""
-        from .chain import FieldChain
+        from ..profile.chain import FieldChain
 
         if self.remove:
             profile = profile.with_(remove=profile.remove + tuple(r for r in self.remove if r not in profile.remove))

@@ -24,7 +24,7 @@ from .profile_settings import (  # noqa: F401  (re-exported: the profile API)
     SelfTest,
     _str_list,
 )
-from .urls import ALLOWED_SCHEMES, is_allowed_scheme
+from ..text.urls import ALLOWED_SCHEMES, is_allowed_scheme
 
 SCHEMA_VERSION = 2
 READS_SCHEMAS = (1, 2)  # version 1 (one rule per field) is migrated on read

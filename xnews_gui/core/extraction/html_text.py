@@ -9,8 +9,8 @@ import threading
 import lxml.html
 from lxml import etree
 
-from .rules import _XML_DECL, normalize_space, parse_html
-from .text import strip_control_chars_html
+from ..profile.rules import _XML_DECL, normalize_space, parse_html
+from ..text.text import strip_control_chars_html
 
 
 def _utf8_html_parser():

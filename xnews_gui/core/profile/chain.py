@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .fingerprint import check as check_fingerprint
+from ..induction.fingerprint import check as check_fingerprint
 from .rules import Rule, RuleError
 from .verify import ContentProfile
 

@@ -113,7 +113,7 @@ class Rule:
             text = html if isinstance(html, str) else to_text(html)
             values = _apply_text_rule(self, text)
         elif self.kind == "jsonld":
-            from .metadata import jsonld_values
+            from ..extraction.metadata import jsonld_values
 
             _compiled(self)
             doc = html if isinstance(html, etree._Element) else parse_html(html, url)
@@ -140,7 +140,7 @@ class Rule:
 def to_text(data) -> str:
     if isinstance(data, str):
         return data
-    from .encoding import decode_html
+    from ..text.encoding import decode_html
 
     return decode_html(data)[0]
 
@@ -193,7 +193,7 @@ def _compiled(rule: Rule):
     if not isinstance(rule.selector, str) or not rule.selector.strip():
         raise RuleError(f"empty {rule.kind} selector")
     if rule.kind == "jsonld":
-        from .metadata import check_key
+        from ..extraction.metadata import check_key
 
         try:
             check_key(rule.selector)

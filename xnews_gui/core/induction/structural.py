@@ -152,7 +152,7 @@ def blocks_candidates(blocks, parent_candidates) -> list[tuple[str, str, float]]
     for kind, selector, cost in parent_candidates:
         path = selector
         if kind == "css":
-            from .rules import RuleError, css_to_xpath
+            from ..profile.rules import RuleError, css_to_xpath
 
             try:
                 path = css_to_xpath(selector)

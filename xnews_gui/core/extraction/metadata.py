@@ -12,7 +12,7 @@ import os
 import re
 import threading
 
-from .rules import Rule, normalize_space
+from ..profile.rules import Rule, normalize_space
 
 ARTICLE_TYPES = {"NewsArticle", "Article", "ReportageNewsArticle", "BlogPosting", "AnalysisNewsArticle",
                  "OpinionNewsArticle", "LiveBlogPosting", "Report", "WebPage", "ReviewNewsArticle"}

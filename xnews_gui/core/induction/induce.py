@@ -31,13 +31,13 @@ from urllib.parse import urlsplit
 
 from . import bodyblocks, induce_body
 from .candidates import _candidates, _Pages, _Target, _adjust, element_xpath, locate, take_for
-from .chain import FieldChain
+from ..profile.chain import FieldChain
 from .fingerprint import fingerprint
-from .metadata import ANCHORS, PAGE_TITLE, learn_title_suffix
-from .profile import FIELDS, Profile
-from .rules import Rule, RuleError, element_text, normalize_space
+from ..extraction.metadata import ANCHORS, PAGE_TITLE, learn_title_suffix
+from ..profile.profile import FIELDS, Profile
+from ..profile.rules import Rule, RuleError, element_text, normalize_space
 from .structural import blocks_candidates, has_tbody, structural_candidates, unwrap_tbody
-from .verify import ContentProfile, agreement, words
+from ..profile.verify import ContentProfile, agreement, words
 
 MAX_FALLBACKS = 3
 

@@ -7,7 +7,7 @@ new page most similar to the fingerprint is a repair candidate.
 
 from __future__ import annotations
 
-from .rules import element_text
+from ..profile.rules import element_text
 
 _KEYS = {"tag", "id", "classes", "path", "parent", "siblings", "words"}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .candidates import DATA_HOOKS, _classes, _quote, is_generated
-from .rules import element_text
+from ..profile.rules import element_text
 
 _CONTAINERS = ("div", "article", "section", "main", "td", "span", "font", "center", "blockquote", "form")
 _BOILER_WORDS = re.compile(

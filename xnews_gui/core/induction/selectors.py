@@ -29,9 +29,9 @@ from .candidates import (  # noqa: F401  (re-exported: the selectors API)
     take_for,
     text_of,
 )
-from .profile import LinkRule
-from .metadata import jsonld_values
-from .rules import Rule, RuleError, parse_html
+from ..profile.profile import LinkRule
+from ..extraction.metadata import jsonld_values
+from ..profile.rules import Rule, RuleError, parse_html
 
 SINGLE_FIELDS = ("title", "summary", "image", "body", "author", "date", "next")
 MAX_RULES = 8

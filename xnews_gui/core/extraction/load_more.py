@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .patterns import PatternError, compile_pattern
-from .profile_settings import MoreSettings
-from .rules import Rule, RuleError, parse_html
+from ..profile.patterns import PatternError, compile_pattern
+from ..profile.profile_settings import MoreSettings
+from ..profile.rules import Rule, RuleError, parse_html
 
 # why loading more stopped: "done" (no new link came), "no_button" (the button went: all is loaded),
 # or a limit: "loads", "links", "seconds" (the page may hold more: a warning)
