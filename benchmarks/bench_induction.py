@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from xnews_gui.core.extraction.extract import extract  # noqa: E402
-from xnews_gui.core.profile.rules import Rule, element_text, normalize_space, parse_html  # noqa: E402
+from xnews_gui.core.profile.rules import Rule, element_text, parse_html  # noqa: E402
+from xnews_gui.core.text.text import normalize_space  # noqa: E402
 from xnews_gui.core.induction.selectors import element_xpath, induce, induce_profile  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -26,7 +26,8 @@ from collections import Counter
 import lxml.html
 from lxml import etree
 
-from xnews_gui.core.profile.rules import element_text, normalize_space
+from xnews_gui.core.profile.rules import element_text
+from xnews_gui.core.text.text import normalize_space
 
 _TOKEN = re.compile(r"\w+", re.U)
 _BLOCK_TAGS = {"div", "td", "article", "section", "main", "span", "p", "ul", "table", "tbody", "tr", "font",

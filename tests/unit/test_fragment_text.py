@@ -10,7 +10,7 @@ from tests import extract_corpus as corpus
 from tests.conftest import shared_data
 from xnews_gui.core.text.encoding import decode_html
 from xnews_gui.core.extraction.html_text import _BLOCKS, fragment_text, holds, parse_fragment
-from xnews_gui.core.profile.rules import normalize_space
+from xnews_gui.core.text.text import normalize_space
 from xnews_gui.core.extraction.sanitize import sanitize_html
 
 

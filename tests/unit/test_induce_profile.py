@@ -13,7 +13,8 @@ import requests
 from tests.conftest import shared_data
 from xnews_gui.core.extraction.extract import extract
 from xnews_gui.core.profile.profile import Profile
-from xnews_gui.core.profile.rules import element_text, normalize_space, parse_html
+from xnews_gui.core.profile.rules import element_text, parse_html
+from xnews_gui.core.text.text import normalize_space
 from xnews_gui.core.induction.selectors import element_xpath, induce_profile
 from xnews_gui.demo.server import DemoServer
 from xnews_gui.demo.site import DemoSite

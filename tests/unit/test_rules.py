@@ -97,7 +97,7 @@ def test_normalize_space_is_split_and_join_also_where_it_skips_the_split():
     import random
     import sys
 
-    from xnews_gui.core.profile.rules import normalize_space
+    from xnews_gui.core.text.text import normalize_space
 
     spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
     assert [c for c in spaces if c.isprintable()] == [" "]

@@ -3,7 +3,8 @@
 from xnews_gui.core.extraction.extract import extract
 from xnews_gui.core.profile.profile import Profile
 from xnews_gui.core.induction.repair import propose_repair
-from xnews_gui.core.profile.rules import normalize_space, parse_html
+from xnews_gui.core.profile.rules import parse_html
+from xnews_gui.core.text.text import normalize_space
 from xnews_gui.core.induction.selectors import element_xpath, induce_profile
 from xnews_gui.core.profile.verify import WINDOW, Verifier
 from xnews_gui.demo.site import DemoSite

@@ -34,7 +34,7 @@ def degraded_lines(summary: dict) -> dict[str, str]:
 def last_crawl_notes(store) -> dict[str, str]:
     """profile -> "Last crawl (2026-12-01 09:10): body degraded on 7 of the last 30 pages", for the
     profiles whose latest crawl found degraded fields (the Sites tab marks them)."""
-    from .run_history import _local
+    from .run_history import local_time
 
     notes = {}
     for name, run in store.last_runs().items():
@@ -44,7 +44,7 @@ def last_crawl_notes(store) -> dict[str, str]:
             continue
         lines = degraded_lines(summary) if isinstance(summary, dict) else {}
         if lines:
-            notes[name] = f"Last crawl ({_local(run.started)}): " + "; ".join(lines.values())
+            notes[name] = f"Last crawl ({local_time(run.started)}): " + "; ".join(lines.values())
     return notes
 
 

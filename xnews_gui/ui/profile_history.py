@@ -22,7 +22,7 @@ from ..core.profile.profile import Profile, ProfileError
 from ..core.profile.profile_diff import diff_profiles
 from ..store import Store
 from . import store_ops
-from .run_history import _local
+from .run_history import local_time
 
 NUMBER_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("Version", "Saved", "Why")
@@ -97,7 +97,7 @@ class ProfileHistory(QDialog):
         self.table.setRowCount(len(versions))
         for row, v in enumerate(versions):
             items = (QTableWidgetItem(f"{v.number}" + ("  (current)" if row == 0 else "")),
-                     QTableWidgetItem(_local(v.at)), QTableWidgetItem(v.reason))
+                     QTableWidgetItem(local_time(v.at)), QTableWidgetItem(v.reason))
             items[0].setData(NUMBER_ROLE, v.number)
             for col, item in enumerate(items):
                 self.table.setItem(row, col, item)

@@ -12,7 +12,8 @@ from lxml import etree
 
 from ..text.dates import parse_date
 from ..profile.profile import FIELDS, Profile
-from ..profile.rules import Rule, RuleError, element_text, normalize_space
+from ..profile.rules import Rule, RuleError, element_text
+from ..text.text import normalize_space
 from .completeness import PageStory, body_problems, title_problems
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from ..text.encoding import FetchedHtml

@@ -9,7 +9,8 @@ import threading
 import lxml.html
 from lxml import etree
 
-from ..profile.rules import _XML_DECL, normalize_space, parse_html
+from ..profile.rules import XML_DECLARATION, parse_html
+from ..text.text import normalize_space
 from ..text.text import strip_control_chars_html
 
 
@@ -29,7 +30,7 @@ _UTF8_HTML = _utf8_html_parser()
 
 def parse_page(text: str, data: bytes, url: str):
     """``parse_html(text, url)``, given the UTF-8 bytes that lxml would otherwise make of the text."""
-    if not data or text.isspace() or _XML_DECL.match(text):
+    if not data or text.isspace() or XML_DECLARATION.match(text):
         return parse_html(text, url)
     try:
         return lxml.html.document_fromstring(data, parser=_UTF8_HTML, base_url=url)

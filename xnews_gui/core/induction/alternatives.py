@@ -13,7 +13,8 @@ from collections import Counter
 from ..profile.chain import FieldChain
 from ..extraction.extract import extract
 from ..profile.profile import Profile
-from ..profile.rules import Rule, normalize_space
+from ..profile.rules import Rule
+from ..text.text import normalize_space
 from ..profile.verify import ContentProfile, words
 
 Page = tuple  # (html, url, want): a clicked page and the field's value there

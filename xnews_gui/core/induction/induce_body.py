@@ -139,7 +139,7 @@ def refine(pages, rule: Rule, target, sibling_docs, notes) -> list[Rule]:
         per_page = [pages.select(rule.kind, css, d) for d in [target.doc, *sibling_docs]]
         matched = [m for found in per_page for m in found]
         if any(len(found) > 2 for found in per_page) or any(m is h for m in matched for h in holders) or any(
-                len(element_text(m)) > 2 * bodyblocks._HEADER_MAX or bodyblocks.paragraph_chars(m) for m in matched):
+                len(element_text(m)) > 2 * bodyblocks.HEADER_MAX or bodyblocks.paragraph_chars(m) for m in matched):
             continue
         seen.add(css)
         header.append(Rule(kind=rule.kind, selector=css, take="html"))

@@ -99,12 +99,12 @@ def _same_everywhere(name: str, values: list[str]) -> bool:
 def _body_removes(rule: Rule, pages_html: list[str]) -> tuple:
     """Remove rules inside the repaired body container, as induction learns them (the first failing page is
     the example, the others its siblings)."""
-    from .candidates import _Pages, _Target
+    from .candidates import Pages, Target
     from .induce_body import refine
 
-    pages = _Pages()
+    pages = Pages()
     docs = [pages.doc(h) for h in pages_html]
     found = pages.select(rule.kind, rule.selector, docs[0])
     if not found:
         return ()
-    return tuple(refine(pages, rule, _Target(docs[0], found[0]), docs[1:], []))
+    return tuple(refine(pages, rule, Target(docs[0], found[0]), docs[1:], []))

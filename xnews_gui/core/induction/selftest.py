@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..extraction.extract import extract
 from ..profile.profile import FIELDS, Profile
-from ..profile.rules import normalize_space
+from ..text.text import normalize_space
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from ...core.induction.alternatives import merge_expect, place, value_with
 from ...core.profile.chain import MAX_CHAIN, FieldChain
 from ...core.extraction.extract import extract
 from ...core.profile.profile import FIELDS, Profile
-from ...core.profile.rules import normalize_space
+from ...core.text.text import normalize_space
 from ...core.induction.selectors import induce_profile
 from ...core.profile.verify import words
 from .draft import Draft
