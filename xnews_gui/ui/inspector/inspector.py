@@ -359,7 +359,7 @@ class Inspector(PickMode, QWidget):
             self._say(f"Could not load {self.browser.url()}.")
             return
         url = self.browser.url()
-        self._with_dom(url, lambda html: self._dom_ready(url, html))
+        self.with_dom(url, lambda html: self._dom_ready(url, html))
 
     def _dom_ready(self, url: str, html: str) -> None:
         if url != self.browser.url():

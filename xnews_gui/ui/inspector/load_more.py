@@ -78,7 +78,7 @@ class LoadMorePick(QObject):
         if field != KEY or negative or inspector.browser.on_start_page():
             return
         url = inspector.browser.url()
-        inspector._with_dom(url, lambda html: self._use_button(url, html, element))
+        inspector.with_dom(url, lambda html: self._use_button(url, html, element))
 
     def _use_button(self, url: str, html: str, element: PickedElement) -> None:
         inspector = self.inspector
