@@ -36,10 +36,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from xnews_gui.core.extraction.extract import extract  # noqa: E402
-from xnews_gui.core.profile.rules import Rule, element_text, parse_html  # noqa: E402
-from xnews_gui.core.text.text import normalize_space  # noqa: E402
-from xnews_gui.core.induction.selectors import element_xpath, induce, induce_profile  # noqa: E402
+try:  # core by job; a checkout from before (bench_layouts --code) has these modules flat in core/
+    from xnews_gui.core.extraction.extract import extract
+    from xnews_gui.core.induction.selectors import element_xpath, induce, induce_profile
+    from xnews_gui.core.profile.rules import Rule, element_text, parse_html
+    from xnews_gui.core.text.text import normalize_space
+except ModuleNotFoundError:
+    from xnews_gui.core.extract import extract
+    from xnews_gui.core.rules import Rule, element_text, normalize_space, parse_html
+    from xnews_gui.core.selectors import element_xpath, induce, induce_profile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from layout_variants import f1, find_body, find_title, norm_title, tokens  # noqa: E402  (the simulated clicks)
