@@ -1,4 +1,4 @@
-"""Near-duplicate detection (core/neardup.py) on pairs built from real pages: precision and recall.
+"""Near-duplicate detection (core/text/neardup.py) on pairs built from real pages: precision and recall.
 
 Positive pairs are the same article as two sites would store it: the text plus one site's left-over
 boilerplate (real text blocks from the page around the article: navigation, captions, related links,

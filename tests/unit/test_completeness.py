@@ -1,4 +1,4 @@
-"""A body or title that is not the whole field says so (core.completeness, in extract), on a site without
+"""A body or title that is not the whole field says so (core.extraction.completeness, in extract), on a site without
 one class or id whose stories are split over sibling blocks (tests/plain_site.py)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The crawl parses a fetched page from its bytes and decodes its text only when something asks for it
-(``core.encoding.FetchedHtml``, ``core.html_text.parse_fetched``). What it gives must be what decoding
+(``core.text.encoding.FetchedHtml``, ``core.extraction.html_text.parse_fetched``). What it gives must be what decoding
 first gives: the same text, encoding and bytes as ``decode_html_utf8``, the same tree, the same article.
 Whether the bytes are valid UTF-8 is then lxml's word: it must report every invalid sequence."""
 

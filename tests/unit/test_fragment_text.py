@@ -1,4 +1,4 @@
-"""``core.html_text.fragment_text`` measures captions in the same walk that reads the text: text and
+"""``core.extraction.html_text.fragment_text`` measures captions in the same walk that reads the text: text and
 tree must be the ones of measuring each caption with text_content() and dropping them first."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """css rules of the form ``tag`` and ``tag.class`` select by lxml's tree walk instead of XPath
-(``core.css_walk.TagWalk``): the elements and their order must be the ones cssselect's XPath gives."""
+(``core.profile.css_walk.TagWalk``): the elements and their order must be the ones cssselect's XPath gives."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Canonical URLs, scope and allowed schemes (core.urls, as the crawler uses them)."""
+"""Canonical URLs, scope and allowed schemes (core.text.urls, as the crawler uses them)."""
 
 from __future__ import annotations
 

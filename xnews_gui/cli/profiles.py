@@ -169,7 +169,7 @@ def cmd_profiles_revert(args) -> int:
 
 
 def _print_last_crawl(store, name: str) -> None:
-    """The degraded fields of the profile's last crawl (core/verify.py), with a few failing pages."""
+    """The degraded fields of the profile's last crawl (core/profile/verify.py), with a few failing pages."""
     import json
 
     run = store.last_runs().get(name)

@@ -1,8 +1,8 @@
 """Parsing: what a fetched page gives the crawl. Each page is parsed once.
 
-A list page gives links (``core.links.follow``, the one link extraction the inspector's
+A list page gives links (``core.extraction.links.follow``, the one link extraction the inspector's
 preview shares) and, for best-first and focused crawls, a relevance score; an article
-page gives an ``Article`` (``core.extract``). The parser only reads pages: what the crawl
+page gives an ``Article`` (``core.extraction.extract``). The parser only reads pages: what the crawl
 does with the links (its state, the frontier) is the engine's and the queuer's.
 """
 

@@ -36,7 +36,7 @@ class Renderer(Protocol):
 
     def load_more(self, url: str, more, count: str, timeout_s: float | None = None):
         """The list page after clicking its "Xem thêm" button or scrolling while new ``count`` matches come
-        (``more``: core.profile_settings.MoreSettings): a core.load_more.MoreResult, or RenderError."""
+        (``more``: core.profile.profile_settings.MoreSettings): a core.extraction.load_more.MoreResult, or RenderError."""
 
     def use_cookies(self, jar) -> None:
         """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""

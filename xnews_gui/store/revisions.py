@@ -26,7 +26,7 @@ _SOURCE = ("etag", "last_modified", "modified_at")
 
 
 def article_fields(article) -> tuple:
-    """An extracted ``core.extract.Article`` as the article row's FIELDS."""
+    """An extracted ``core.extraction.extract.Article`` as the article row's FIELDS."""
     return (article.title, article.summary, article.image, article.body_html, article.body_text, article.author,
             article.date)
 

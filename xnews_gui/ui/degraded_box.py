@@ -4,7 +4,7 @@
 URLs; a URL row opens in the reader (double-click or "Open in reader"), "Open in Sites" shows the
 page in the inspector to repair the rule, "Copy URLs" puts the selected (else all) URLs on the
 clipboard. The numbers come from the crawl summary: ``degraded_fields`` {field: [urls]},
-``degraded_counts`` {field: [failed, checked]} and ``fallbacks`` (core/verify.py, crawl/stats.py).
+``degraded_counts`` {field: [failed, checked]} and ``fallbacks`` (core/profile/verify.py, crawl/stats.py).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ class FieldWarning(QWidget):
 
     def set_data(self, text: str, urls: list[str]) -> None:
         self.header.setText(f"\u26a0 {text}")
-        self.header.setToolTip("Its values fail verification (core/verify.py): a changed page layout? "
+        self.header.setToolTip("Its values fail verification (core/profile/verify.py): a changed page layout? "
                                "Click to see the pages.\n" + "\n".join(urls[:10]))
         if [self.urls.item(i).text() for i in range(self.urls.count())] != urls:
             self.urls.clear()

@@ -2,7 +2,7 @@
 
 Each row is one version (number, when, why it was saved). Selecting a row (or "Diff") says what
 changed from that version to the current profile, field by field and rule by rule
-(core/profile_diff.py); "JSON diff" shows the raw unified diff of the two JSON texts;
+(core/profile/profile_diff.py); "JSON diff" shows the raw unified diff of the two JSON texts;
 "Revert to this version" makes it current again, written in the background
 (``store_ops.write``), and recorded as a new version, so a revert can be undone too.
 """

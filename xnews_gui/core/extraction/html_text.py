@@ -45,7 +45,7 @@ _REFERENCE_BYTES = re.compile(rb"&#(?:[xX]0*[0-9a-fA-F]{1,6}|0*[0-9]{1,7});?")
 
 
 def parse_fetched(page, url: str, references: bool = False):
-    """``parse_page(page.text, page.utf8, url)`` for a ``core.encoding.FetchedHtml``, without decoding
+    """``parse_page(page.text, page.utf8, url)`` for a ``core.text.encoding.FetchedHtml``, without decoding
     the page first when its bytes are a candidate: lxml parses them and reports invalid UTF-8 in its
     error log (tests/unit/test_fetched_html.py holds it to that); with nothing reported the page is
     valid UTF-8 and ``page.valid_utf8()`` is called, else the page is decoded to know. None when the

@@ -1,7 +1,7 @@
 """List pages that load more links by JavaScript (a "Xem thêm" button, infinite scroll): which pages
 do it, the button a click in the inspector meant, and what loading more gave (no Qt here).
 
-    more = profile.more                                  # core.profile_settings.MoreSettings
+    more = profile.more                                  # core.profile.profile_settings.MoreSettings
     applies(more, url, raw_html)                         # is this list page one that loads more?
     button_selector(dom_html, xpath)                     # "button.load-more": the clicked button's rule
     result.warning(url)                                  # "" or why the links may be incomplete

@@ -1,5 +1,5 @@
 """How much of a site a profile's link rules reach: follow them from the start pages a few levels,
-politely and within limits, the way the crawl will (``core.links``), and say what was found.
+politely and within limits, the way the crawl will (``core.extraction.links``), and say what was found.
 
     report = check_coverage(profile, fetch)     # fetch(url) -> html; runs off the GUI thread
     check_coverage(profile, fetch, load_more=pool_load)   # list pages that load more: load_more(url) -> MoreResult

@@ -2,7 +2,7 @@
 
 Flow: a field button turns on pick mode in the page; a click comes back over the
 bridge as an element description; the rendered DOM (``toHtml``) plus the
-element's XPath go to ``core.selectors`` in a worker; the best rule lands in the
+element's XPath go to ``core.induction.selectors`` in a worker; the best rule lands in the
 draft profile; every rule is then re-checked on the raw HTML of the same URL
 (requests, in a worker) and the preview grid re-extracts 3-5 article pages.
 """

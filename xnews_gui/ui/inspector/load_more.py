@@ -138,7 +138,7 @@ class LoadMorePick(QObject):
         return fetch
 
     def load(self, profile: Profile | None):
-        """``load_more(url) -> MoreResult`` for ``core.coverage`` (None: the profile does not load more)."""
+        """``load_more(url) -> MoreResult`` for ``core.induction.coverage`` (None: the profile does not load more)."""
         if profile is None or profile.more is None:
             return None
         pool = self.pool()

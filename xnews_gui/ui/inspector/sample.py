@@ -3,7 +3,7 @@
 Article links come from the list page, from a few of the list pages its rules lead to (sections, next
 pages) and from the site's sitemap (the profile's, else ``/sitemap.xml``), taken in turn from each
 source so that a second template shows before a crawl. Each previewed page gets its layout (the
-template's skeleton, ``core.fingerprint.page_layout``): pages are grouped by it and each group's fill
+template's skeleton, ``core.induction.fingerprint.page_layout``): pages are grouped by it and each group's fill
 is counted. No Qt here: it runs in a worker.
 """
 

@@ -2,7 +2,7 @@
 
 A site is start pages, list pages and article pages. The start pages are shown and editable here;
 *Use this page* takes the page in view; *Check coverage* follows the link rules from the start pages a
-few levels (``core.coverage``, in a worker, politely) and says "reaches N list pages and M article
+few levels (``core.induction.coverage``, in a worker, politely) and says "reaches N list pages and M article
 links", in orange when something looks wrong.
 """
 
