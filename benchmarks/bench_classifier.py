@@ -43,7 +43,7 @@ if str(REPO) not in sys.path:
 
 from xnews_gui.classify import corpus, metrics  # noqa: E402
 from xnews_gui.classify.training import TrainConfig, build_pipeline  # noqa: E402
-from xnews_gui.core import text  # noqa: E402
+from xnews_gui.core.text import text  # noqa: E402
 from xnews_gui.core.versions import versions_line  # noqa: E402
 
 DEFAULT_DATA = REPO / ".." / "shared" / "data"

@@ -5,7 +5,7 @@
 
 Each profile in ``benchmarks/profiles/`` was written by hand after inspecting ONE page of its
 site (the oldest fundus page, or page 1 of a cleanportaleval site). It is then applied with
-``xnews_gui.core.extract.extract`` to every page of that site, so a later template change shows up
+``xnews_gui.core.extraction.extract.extract`` to every page of that site, so a later template change shows up
 as a drop in the scores of the later pages.
 
 Scores per page:
@@ -42,8 +42,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from xnews_gui.core.extract import Article, extract  # noqa: E402
-from xnews_gui.core.profile import Profile  # noqa: E402
+from xnews_gui.core.extraction.extract import Article, extract  # noqa: E402
+from xnews_gui.core.profile.profile import Profile  # noqa: E402
 
 PROFILES = Path(__file__).resolve().parent / "profiles"
 DEFAULT_DATA = REPO / ".." / "shared" / "data"
@@ -284,8 +284,8 @@ def speed(data: Path, articles: int, rounds: int) -> None:
     shingles (``normalize``). A detail beside bench_crawl.py (the CLI as users run it), not instead."""
     import time
 
-    from xnews_gui.core.encoding import decode_html
-    from xnews_gui.core.text import normalize, phrases
+    from xnews_gui.core.text.encoding import decode_html
+    from xnews_gui.core.text.text import normalize, phrases
 
     sys.path.insert(0, str(REPO / ".." / "shared" / "bench"))
     from newsim import Site  # noqa: E402 - the simulator lives beside the data, not in the repo

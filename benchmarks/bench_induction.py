@@ -36,9 +36,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from xnews_gui.core.extract import extract  # noqa: E402
-from xnews_gui.core.rules import Rule, element_text, normalize_space, parse_html  # noqa: E402
-from xnews_gui.core.selectors import element_xpath, induce, induce_profile  # noqa: E402
+try:  # core by job; a checkout from before (bench_layouts --code) has these modules flat in core/
+    from xnews_gui.core.extraction.extract import extract
+    from xnews_gui.core.induction.selectors import element_xpath, induce, induce_profile
+    from xnews_gui.core.profile.rules import Rule, element_text, parse_html
+    from xnews_gui.core.text.text import normalize_space
+except ModuleNotFoundError:
+    from xnews_gui.core.extract import extract
+    from xnews_gui.core.rules import Rule, element_text, normalize_space, parse_html
+    from xnews_gui.core.selectors import element_xpath, induce, induce_profile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from layout_variants import f1, find_body, find_title, norm_title, tokens  # noqa: E402  (the simulated clicks)
@@ -192,8 +198,8 @@ METHODS = ("xnews", "induce()", "copyxpath", "trafilatura")
 def template_change() -> str:
     """The demo site rolls out its second layout after the profile was made on the first one: after how many
     pages of the new layout is the body flagged degraded, and does the proposed repair work on later pages?"""
-    from xnews_gui.core.repair import propose_repair
-    from xnews_gui.core.verify import WINDOW, Verifier
+    from xnews_gui.core.induction.repair import propose_repair
+    from xnews_gui.core.profile.verify import WINDOW, Verifier
     from xnews_gui.demo.site import DemoSite
 
     site = DemoSite(second_template=True)

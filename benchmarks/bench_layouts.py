@@ -135,8 +135,12 @@ def run_variant(pages: list, tallies: dict, cache: dict, failures: list | None, 
     from layout_variants import f1, find_body, find_first_paragraph, find_title, norm_title, tokens
 
     import lxml.html
-    from xnews_gui.core.extract import extract
-    from xnews_gui.core.selectors import element_xpath, induce_profile
+    try:  # core by job; a checkout from before (--code) has these modules flat in core/
+        from xnews_gui.core.extraction.extract import extract
+        from xnews_gui.core.induction.selectors import element_xpath, induce_profile
+    except ModuleNotFoundError:
+        from xnews_gui.core.extract import extract
+        from xnews_gui.core.selectors import element_xpath, induce_profile
 
     for clicked, siblings, tests in plans(pages):
         raw, headline, body = clicked
@@ -212,7 +216,7 @@ def main() -> int:
     args = ap.parse_args()
     sys.path.insert(0, str(args.code.resolve()))
     sys.path.insert(1, str(HERE))
-    import xnews_gui.core.selectors  # noqa: F401  (from --code, before bench_induction puts this checkout first)
+    import xnews_gui  # noqa: F401  (from --code, before bench_induction puts this checkout first)
     from layout_variants import VARIANTS, make_variant, tokens
 
     variants = [v for v in (args.variants.split(",") if args.variants else VARIANTS)]

@@ -1,4 +1,4 @@
-"""Near-duplicate detection (core/neardup.py) on pairs built from real pages: precision and recall.
+"""Near-duplicate detection (core/text/neardup.py) on pairs built from real pages: precision and recall.
 
 Positive pairs are the same article as two sites would store it: the text plus one site's left-over
 boilerplate (real text blocks from the page around the article: navigation, captions, related links,
@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from lxml import html as lxml_html  # noqa: E402
 
-from xnews_gui.core import neardup  # noqa: E402
+from xnews_gui.core.text import neardup  # noqa: E402
 
 DATA = (HERE.parent / ".." / "shared" / "data").resolve()
 

@@ -70,8 +70,8 @@ def simulator_parts(n: int) -> list[tuple[str, str, str]]:
     sys.path.insert(0, str(BENCH))
     import newsim
 
-    from xnews_gui.core.extract import extract
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.extraction.extract import extract
+    from xnews_gui.core.profile.profile import Profile
 
     profile = Profile.from_dict(json.loads((REPO / "benchmarks" / "newsim_profile.json").read_text()))
     site = newsim.Site(articles=n)
@@ -97,7 +97,7 @@ def measure_pipeline(checkout: str, parts_file: str) -> dict:
 
     sys.path.insert(0, checkout)
     from xnews_gui.classify.model import TopicClassifier
-    from xnews_gui.core import neardup, text
+    from xnews_gui.core.text import neardup, text
 
     parts = json.loads(Path(parts_file).read_text(encoding="utf-8"))
     model = TopicClassifier.load(bundled_model(Path(checkout)))

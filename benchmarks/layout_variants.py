@@ -26,7 +26,11 @@ from collections import Counter
 import lxml.html
 from lxml import etree
 
-from xnews_gui.core.rules import element_text, normalize_space
+try:  # core by job; a checkout from before (bench_layouts --code) has them in core/rules.py
+    from xnews_gui.core.profile.rules import element_text
+    from xnews_gui.core.text.text import normalize_space
+except ModuleNotFoundError:
+    from xnews_gui.core.rules import element_text, normalize_space
 
 _TOKEN = re.compile(r"\w+", re.U)
 _BLOCK_TAGS = {"div", "td", "article", "section", "main", "span", "p", "ul", "table", "tbody", "tr", "font",

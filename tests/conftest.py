@@ -86,7 +86,7 @@ def demo_server():
 @pytest.fixture
 def demo_profile(demo_server):
     """profiles/demo.json pointed at the running demo server."""
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
 
     profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
     return profile.with_(start_urls=(demo_server.url,))

@@ -147,7 +147,7 @@ def simulator_cases():
         from newsim import Site
     finally:
         sys.path.pop(0)
-    from xnews_gui.core.encoding import decode_html
+    from xnews_gui.core.text.encoding import decode_html
 
     site = Site(articles=NEWSIM_ARTICLES)
     profile = "newsim"
@@ -186,7 +186,7 @@ def hand_profile_cases():
     data = SHARED / "data"
     if not data.is_dir():
         return []
-    from xnews_gui.core.encoding import decode_html
+    from xnews_gui.core.text.encoding import decode_html
 
     bench = _bench("bench_extraction")
     out = []
@@ -239,8 +239,8 @@ def induced_cases(profiles: dict):
 
 def induce_profiles() -> dict:
     """site -> profile JSON induced as bench_induction does (one clicked page + 3 siblings)."""
-    from xnews_gui.core.rules import parse_html
-    from xnews_gui.core.selectors import element_xpath, induce_profile
+    from xnews_gui.core.profile.rules import parse_html
+    from xnews_gui.core.induction.selectors import element_xpath, induce_profile
 
     bench = _bench("bench_induction")
     data = SHARED / "data"
@@ -267,7 +267,7 @@ def induce_profiles() -> dict:
 
 # --- profiles and outputs ---------------------------------------------------------------------
 def load_profiles(induced: dict) -> dict:
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
 
     profiles = {"newsim": Profile.from_json((REPO / "benchmarks" / "newsim_profile.json").read_text(encoding="utf-8")),
                 "demo": Profile.from_json((REPO / "profiles" / "demo.json").read_text(encoding="utf-8")),
@@ -280,7 +280,7 @@ def load_profiles(induced: dict) -> dict:
 
 
 def article_output(html, url: str, profile) -> dict:
-    from xnews_gui.core.extract import extract
+    from xnews_gui.core.extraction.extract import extract
 
     try:
         return extract(html, url, profile).to_dict()
@@ -290,8 +290,8 @@ def article_output(html, url: str, profile) -> dict:
 
 def list_output(html, url: str, profile) -> dict:
     """What the crawl's list page gives (``PageParser.list_page``'s link extraction) and ``page_links``."""
-    from xnews_gui.core.links import follow, page_links
-    from xnews_gui.core.rules import parse_html
+    from xnews_gui.core.extraction.links import follow, page_links
+    from xnews_gui.core.profile.rules import parse_html
 
     doc = parse_html(html, url)
     return {"articles": follow(doc, url, profile.articles, profile.allowed_domains, anchors=True),

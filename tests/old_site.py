@@ -19,7 +19,7 @@ from email.utils import format_datetime
 from html import escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 
 from .served import ServedInThread
 

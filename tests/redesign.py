@@ -4,9 +4,9 @@ article layout, so the rules break on the second one (every third article of Dem
 from __future__ import annotations
 
 from tests.conftest import PROFILES
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.rules import parse_html
-from xnews_gui.core.selectors import element_xpath, induce_profile
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.rules import parse_html
+from xnews_gui.core.induction.selectors import element_xpath, induce_profile
 from xnews_gui.demo.site import DemoSite
 
 

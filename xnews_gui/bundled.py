@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .core.files import MAX_PROFILE_BYTES, file_inside, read_file
-from .core.profile import Profile
+from .core.disk.files import MAX_PROFILE_BYTES, file_inside, read_file
+from .core.profile.profile import Profile
 from .paths import BUNDLED_PROFILES
 
 

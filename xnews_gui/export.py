@@ -36,9 +36,9 @@ from xml.etree import ElementTree as ET
 import lxml.html
 from lxml import etree
 
-from .core.sanitize import sanitize_html
-from .core.text import strip_control_chars
-from .core.topics import display_name
+from .core.extraction.sanitize import sanitize_html
+from .core.text.text import strip_control_chars
+from .core.text.topics import display_name
 
 FORMATS = {
     "jsonl": "JSON Lines (*.jsonl)",

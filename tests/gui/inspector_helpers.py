@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from xnews_gui.core.rules import css_to_xpath
+from xnews_gui.core.profile.rules import css_to_xpath
 from xnews_gui.ui.inspector.bridge import run_picker
 
 LOAD_MS = 20_000

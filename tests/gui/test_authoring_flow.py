@@ -146,7 +146,7 @@ def test_the_metadata_bar_moves_nothing_under_the_mouse(qtbot, sites, demo_serve
     before = (address.mapTo(sites, QPoint(0, 0)), view.mapTo(sites, QPoint(0, 0)), view.size())
     assert not inspector.suggest_box.isVisible()
     inspector.start_picking("title")
-    from xnews_gui.core.rules import parse_html
+    from xnews_gui.core.profile.rules import parse_html
     import requests
 
     href = parse_html(requests.get(demo_server.url + "thoi-su/", timeout=10).text).cssselect("h3.title-news a")[0].get("href")

@@ -18,9 +18,10 @@ from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from tests.conftest import shared_data  # noqa: E402
-from xnews_gui.core.extract import extract  # noqa: E402
+from xnews_gui.core.extraction.extract import extract  # noqa: E402
 from xnews_gui.ui.inspector.preview import PREVIEW_PAGES
-from xnews_gui.core.rules import css_to_xpath, normalize_space, parse_html  # noqa: E402
+from xnews_gui.core.profile.rules import css_to_xpath, parse_html  # noqa: E402
+from xnews_gui.core.text.text import normalize_space
 from tests.gui.inspector_helpers import (  # noqa: E402,F401 (sites is a fixture)
     LOAD_MS, click, js, load, pick, pick_widened, rect_of, shot, sites, wait_checks,
 )

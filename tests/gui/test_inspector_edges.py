@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from tests.gui.inspector_helpers import LOAD_MS, load, pick, rect_of, shot, sites  # noqa: F401 (sites: fixture)
 from tests.integration.crawl_helpers import Site
 from tests.plain_site import PlainSite
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.rules import css_to_xpath
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.rules import css_to_xpath
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QLineEdit
 
 from tests.gui.inspector_helpers import js, load, rect_of, shot, sites  # noqa: F401 (sites is a fixture)
 from tests.integration.crawl_helpers import Site
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.rules import css_to_xpath
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.rules import css_to_xpath
 from xnews_gui.ui.inspector import picking as inspector_module  # pick jobs run picking.induce_job
 
 pytestmark = pytest.mark.gui
@@ -284,7 +284,7 @@ def test_closing_the_inspector_while_a_page_loads_neither_waits_nor_cuts_the_fet
     with Site(routes) as slow:
         inspector = sites.inspector
         profile = _profile(slow.url + "/").with_(articles=None)
-        from xnews_gui.core.profile import LinkRule
+        from xnews_gui.core.profile.profile import LinkRule
 
         inspector.set_profile(profile.with_(articles=LinkRule(kind="css", selector="a.story")))
         qtbot.waitUntil(lambda: any(p.startswith("/story/") for p in slow.paths()), timeout=5000)

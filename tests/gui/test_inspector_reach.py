@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.demo.site import DemoSite
 
 from .inspector_helpers import LOAD_MS, load, pick, shot, sites  # noqa: F401  (fixture)

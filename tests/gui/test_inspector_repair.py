@@ -13,7 +13,8 @@ from PySide6.QtTest import QTest
 
 from tests.gui.inspector_helpers import LOAD_MS, js, load, pick, shot, sites  # noqa: F401 (sites: fixture)
 from tests.redesign import profile_authored_before_redesign
-from xnews_gui.core.rules import css_to_xpath, normalize_space
+from xnews_gui.core.profile.rules import css_to_xpath
+from xnews_gui.core.text.text import normalize_space
 from xnews_gui.demo.server import DemoServer
 from xnews_gui.demo.site import DemoSite
 

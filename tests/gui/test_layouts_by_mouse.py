@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 
 from tests.gui.inspector_helpers import LOAD_MS, load, pick, pick_widened, shot, sites  # noqa: F401 (sites: fixture)
 from tests.plain_site import PlainSite
-from xnews_gui.core.extract import extract
+from xnews_gui.core.extraction.extract import extract
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 

@@ -11,7 +11,7 @@ import time
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl.cookies import Cookie, CookieFile, cookies_path
 from xnews_gui.demo.members import SESSION_COOKIE, SESSION_VALUE, stories
 from xnews_gui.demo.site import DemoSite

@@ -10,7 +10,7 @@ from PySide6.QtWebEngineCore import QWebEngineScript
 
 from tests.conftest import REPO
 from xnews_gui.bundled import seed_bundled_profiles
-from xnews_gui.core.topics import DISPLAY_NAMES
+from xnews_gui.core.text.topics import DISPLAY_NAMES
 from xnews_gui.ui.main_window import TABS, MainWindow
 
 pytestmark = pytest.mark.gui

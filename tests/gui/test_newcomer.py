@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from tests.gui.inspector_helpers import LOAD_MS, rect_of
 from tests.newcomer_site import LedgerSite
-from xnews_gui.core.rules import css_to_xpath
+from xnews_gui.core.profile.rules import css_to_xpath
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 

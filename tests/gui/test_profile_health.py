@@ -13,8 +13,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWebEngineCore import QWebEngineScript
 
 from tests.redesign import profile_authored_before_redesign
-from xnews_gui.core.repair import propose_repair
-from xnews_gui.core.urls import canonical
+from xnews_gui.core.induction.repair import propose_repair
+from xnews_gui.core.text.urls import canonical
 from xnews_gui.demo.server import DemoServer
 from xnews_gui.demo.site import DemoSite
 from xnews_gui.ui.main_window import TABS, MainWindow

@@ -8,7 +8,7 @@ import time
 
 from PySide6.QtCore import QCoreApplication, QEvent
 
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl import CrawlOptions
 from xnews_gui.crawl.cookies import Cookie, CookieFile, cookies_path
 from xnews_gui.crawl.render import RenderError

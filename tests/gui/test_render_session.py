@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl import CrawlOptions
 from xnews_gui.demo.site import DemoSite
 from xnews_gui.ui.crawl_session import CrawlSession

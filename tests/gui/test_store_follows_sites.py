@@ -12,7 +12,7 @@ from PySide6.QtWebEngineCore import QWebEngineScript
 from tests.gui.inspector_helpers import LOAD_MS, shot
 from tests.old_site import OldSite, old_site_profile
 from tests.redesign import profile_authored_before_redesign
-from xnews_gui.core.rules import normalize_space
+from xnews_gui.core.text.text import normalize_space
 from xnews_gui.demo.server import DemoServer
 from xnews_gui.demo.site import DemoSite
 

@@ -6,7 +6,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 
 from ..served import ServedInThread
 

@@ -5,9 +5,9 @@ change where the rules gave good ones (no display: the draft and the learning st
 from __future__ import annotations
 
 from tests.plain_site import make_stories, story_page
-from xnews_gui.core.extract import extract
-from xnews_gui.core.rules import Rule, parse_html
-from xnews_gui.core.selectors import element_xpath
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.rules import Rule, parse_html
+from xnews_gui.core.induction.selectors import element_xpath
 from xnews_gui.ui.inspector.draft import Draft, induce_job
 from xnews_gui.ui.inspector.site_rules import changes, learn, merge, site_job
 

@@ -195,8 +195,8 @@ def test_demo_site_command_serves_pages():
 
 
 def test_articles_search_and_export(cli, data_dir, tmp_path):
-    from xnews_gui.core.extract import extract
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.extraction.extract import extract
+    from xnews_gui.core.profile.profile import Profile
     from xnews_gui.demo import DemoSite
 
     cli("profiles", "list")  # opens the database in the data folder
@@ -227,8 +227,8 @@ def test_export_feed_and_book_formats(cli, data_dir, tmp_path):
     import zipfile
     from xml.etree import ElementTree as ET
 
-    from xnews_gui.core.extract import extract
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.extraction.extract import extract
+    from xnews_gui.core.profile.profile import Profile
     from xnews_gui.demo import DemoSite
 
     cli("profiles", "list")

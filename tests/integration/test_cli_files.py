@@ -9,7 +9,7 @@ import time
 import pytest
 
 from xnews_gui.cli import main
-from xnews_gui.core.files import MAX_PROFILE_BYTES, FileRefused, file_inside, read_file
+from xnews_gui.core.disk.files import MAX_PROFILE_BYTES, FileRefused, file_inside, read_file
 
 from ..conftest import PROFILES
 

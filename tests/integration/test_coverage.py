@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import requests
 
-from xnews_gui.core.coverage import check_coverage
-from xnews_gui.core.profile import LinkRule
+from xnews_gui.core.induction.coverage import check_coverage
+from xnews_gui.core.profile.profile import LinkRule
 from xnews_gui.crawl import Crawler
 from xnews_gui.crawl.sink import MemorySink
 

@@ -8,7 +8,7 @@ import urllib.request
 
 from xnews_gui.crawl import CrawlOptions, Crawler
 from xnews_gui.crawl.periodic import PeriodicCrawler
-from xnews_gui.core.raw_pages import read_raw
+from xnews_gui.core.disk.raw_pages import read_raw
 from xnews_gui.crawl.storage import image_file
 from xnews_gui.demo.site import DemoSite
 from xnews_gui.paths import image_cache_dir, image_file as store_image_file, raw_pages_dir

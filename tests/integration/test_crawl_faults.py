@@ -10,7 +10,7 @@ import time
 from .crawl_helpers import Site, article_page, html, list_page, make_profile
 
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl.fetcher import FetchLimits
 
 CAP = 200_000

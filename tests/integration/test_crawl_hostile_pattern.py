@@ -6,8 +6,8 @@ import time
 
 from .crawl_helpers import Site, html, list_page
 
-from xnews_gui.core import patterns
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile import patterns
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl import Crawler, MemorySink
 
 

@@ -8,7 +8,7 @@ import time
 
 from .crawl_helpers import Site, html, list_page, make_profile
 
-from xnews_gui.core import text
+from xnews_gui.core.text import text
 from xnews_gui.crawl import CrawlOptions, Crawler, MemorySink
 
 

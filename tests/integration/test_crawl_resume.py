@@ -18,7 +18,7 @@ SCRIPT = textwrap.dedent("""
     import sys
     import threading
     from pathlib import Path
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
     from xnews_gui.crawl import CrawlOptions, Crawler
     from xnews_gui.store import Store
     from xnews_gui.store.sink import StoreSink

@@ -93,7 +93,7 @@ class _SportsPages:
 def test_focused_crawl_follows_the_profiles_focus_topics(tmp_path):
     import json
 
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
     from xnews_gui.crawl.engine import Crawler
     from xnews_gui.crawl.sink import MemorySink
     from xnews_gui.demo import DemoServer

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import import_newsim
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl import CrawlOptions, Crawler
 from xnews_gui.crawl.discovery import discover
 from xnews_gui.crawl.fetcher import Fetcher

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from xnews_gui.cli import main
-from xnews_gui.core.extract import Article
+from xnews_gui.core.extraction.extract import Article
 from xnews_gui.crawl import CrawlOptions, Crawler
 from xnews_gui.store.queries import ArticleFilter
 from xnews_gui.store.sink import StoreSink

@@ -16,7 +16,7 @@ from pathlib import Path
 import lxml.etree
 import pytest
 
-from xnews_gui.core.extract import Article
+from xnews_gui.core.extraction.extract import Article
 from xnews_gui.store import Store
 
 from ..conftest import REPO

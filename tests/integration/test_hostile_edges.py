@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from xnews_gui.cli import main
-from xnews_gui.core.rules import Rule, RuleError
+from xnews_gui.core.profile.rules import Rule, RuleError
 
 from ..conftest import PROFILES
 from .crawl_helpers import Site

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from xnews_gui.core.links import page_links
-from xnews_gui.core.profile import LinkRule
+from xnews_gui.core.extraction.links import page_links
+from xnews_gui.core.profile.profile import LinkRule
 from xnews_gui.crawl import CrawlOptions, Crawler
 from xnews_gui.crawl.sink import MemorySink
 from xnews_gui.ui.inspector.sample import build_preview

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.plain_site import PlainSite
-from xnews_gui.core.profile import LinkRule, Profile
-from xnews_gui.core.rules import Rule
+from xnews_gui.core.profile.profile import LinkRule, Profile
+from xnews_gui.core.profile.rules import Rule
 from xnews_gui.ui.inspector.fetch import PageCache
 from xnews_gui.ui.inspector.sample import (
     IMAGE_SAME, build_preview, fully_extracted, layout_fill, sample_articles,

@@ -9,7 +9,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from tests.old_site import OldSite, old_site_profile
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl import CrawlOptions
 from xnews_gui.export import export_articles
 from xnews_gui.services.crawl import start_crawl

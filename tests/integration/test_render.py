@@ -53,7 +53,7 @@ def test_the_command_line_crawls_a_javascript_only_section_through_the_render_po
 
 
 def test_without_a_render_pool_the_crawl_says_why(tmp_path, demo_server):
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
 
     profile = Profile.from_dict(js_profile(demo_server.url.rstrip("/")))
     summary = Crawler(profile, MemorySink(), state_dir=tmp_path,
@@ -62,7 +62,7 @@ def test_without_a_render_pool_the_crawl_says_why(tmp_path, demo_server):
 
 
 def test_embedded_json_makes_rendering_unnecessary(tmp_path):
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
 
     ld = {"@context": "https://schema.org", "@graph": [
         {"@type": "WebPage", "name": "x"},

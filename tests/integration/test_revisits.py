@@ -179,7 +179,7 @@ def test_the_pass_budget_and_the_schedule_bound_revisits(tmp_path, store):
 
     newsim = import_newsim()
     data = json.loads((REPO / "benchmarks" / "newsim_profile.json").read_text())
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
 
     def serve(revision, port=0):
         proc = subprocess.Popen([sys.executable, newsim.__file__, "--port", str(port), "--articles", "100",

@@ -19,7 +19,7 @@ pytest.importorskip("scrapy", reason="Scrapy is not installed (pip install -e '.
 
 from tests.conftest import SHARED  # noqa: E402
 from xnews_gui.classify.model import TopicClassifier  # noqa: E402
-from xnews_gui.core.profile import Profile  # noqa: E402
+from xnews_gui.core.profile.profile import Profile  # noqa: E402
 from xnews_gui.crawl import CrawlOptions, Crawler  # noqa: E402
 from xnews_gui.crawl.sink import MemorySink  # noqa: E402
 from xnews_gui.demo import DemoServer  # noqa: E402

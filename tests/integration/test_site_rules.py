@@ -3,8 +3,8 @@ as it is then (a newer hand edit wins; the person's own remove rules stay; no fi
 
 from __future__ import annotations
 
-from xnews_gui.core.rules import Rule, parse_html
-from xnews_gui.core.selectors import element_xpath
+from xnews_gui.core.profile.rules import Rule, parse_html
+from xnews_gui.core.induction.selectors import element_xpath
 from xnews_gui.demo.site import DemoSite
 from xnews_gui.ui.inspector.draft import Draft, induce_job
 from xnews_gui.ui.inspector.site_rules import learn, merge, pending, site_job

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from xnews_gui.core.extract import Article
-from xnews_gui.core.text import pieces
+from xnews_gui.core.extraction.extract import Article
+from xnews_gui.core.text.text import pieces
 from xnews_gui.store import Store
 from xnews_gui.store.sink import StoreSink
 

@@ -8,8 +8,8 @@ import pytest
 from tests.conftest import shared_data
 from xnews_gui.classify import TopicClassifier
 from xnews_gui.classify.domain import out_of_domain, vietnamese_share
-from xnews_gui.core.encoding import decode_html
-from xnews_gui.core.text import phrases
+from xnews_gui.core.text.encoding import decode_html
+from xnews_gui.core.text.text import phrases
 from xnews_gui.paths import BUNDLED_MODEL
 
 

@@ -21,9 +21,9 @@ from xnews_gui import paths
 from xnews_gui.classify import TopicClassifier, code_table, syllable_ids
 from xnews_gui.classify.domain import out_of_domain
 from tests.conftest import import_newsim, shared_data
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.text import fold, joined_pieces, phrases, pieces, segmented_phrases, token_phrases, tokens
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.text.text import fold, joined_pieces, phrases, pieces, segmented_phrases, token_phrases, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 

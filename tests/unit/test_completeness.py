@@ -1,4 +1,4 @@
-"""A body or title that is not the whole field says so (core.completeness, in extract), on a site without
+"""A body or title that is not the whole field says so (core.extraction.completeness, in extract), on a site without
 one class or id whose stories are split over sibling blocks (tests/plain_site.py)."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import re
 import pytest
 
 from tests.plain_site import story_page
-from xnews_gui.core.chain import FieldChain
-from xnews_gui.core.completeness import body_problems, text_beside, title_problems
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.rules import Rule, parse_html
-from xnews_gui.core.verify import ContentProfile
+from xnews_gui.core.profile.chain import FieldChain
+from xnews_gui.core.extraction.completeness import body_problems, text_beside, title_problems
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.rules import Rule, parse_html
+from xnews_gui.core.profile.verify import ContentProfile
 
 FIRST_BLOCK = Rule(kind="xpath", selector="//h1/following-sibling::div[2]", take="html", required=True)
 ALL_BLOCKS = Rule(kind="xpath", selector="//h1/following-sibling::div[p]", take="html", required=True)
@@ -94,8 +94,8 @@ def test_a_title_that_is_not_the_pages_headline_is_doubtful(stories):
 def test_a_body_mostly_made_of_other_text_does_not_hold_on_a_sibling():
     from collections import Counter
 
-    from xnews_gui.core.completeness import tokens
-    from xnews_gui.core.induce_body import covering
+    from xnews_gui.core.extraction.completeness import tokens
+    from xnews_gui.core.induction.induce_body import covering
 
     main = tokens("the river rose overnight and the bridge was closed to traffic until noon")
     whole = "The river rose overnight and the bridge was closed to traffic until noon."

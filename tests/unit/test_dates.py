@@ -1,6 +1,6 @@
 import pytest
 
-from xnews_gui.core.dates import parse_date
+from xnews_gui.core.text.dates import parse_date
 
 
 @pytest.mark.parametrize(
@@ -34,8 +34,8 @@ def test_a_date_missing_its_day_month_or_year_is_no_date_rather_than_today(text)
 
 
 def test_a_date_rule_whose_value_reads_as_no_date_lets_the_next_rule_try():
-    from xnews_gui.core.extract import extract
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.extraction.extract import extract
+    from xnews_gui.core.profile.profile import Profile
 
     page = ('<html><head><script type="application/ld+json">{"@type": "NewsArticle", '
             '"datePublished": "2024-05-09T11:26:41.000Z"}</script></head><body><h1>Nordmann dømt</h1>'

@@ -8,7 +8,7 @@ import itertools
 import statistics
 
 from xnews_gui.classify.model import TopicClassifier
-from xnews_gui.core import neardup
+from xnews_gui.core.text import neardup
 from xnews_gui.demo import prose
 from xnews_gui.demo.site import WIRE_COPIES, DemoSite
 from xnews_gui.paths import RESOURCES

@@ -3,7 +3,7 @@ import unicodedata
 import pytest
 
 from tests.conftest import shared_data
-from xnews_gui.core.encoding import decode_html, decode_html_utf8
+from xnews_gui.core.text.encoding import decode_html, decode_html_utf8
 
 VN = "Đội tuyển bóng đá Việt Nam giành chiến thắng thuyết phục — hòa, thuỷ, khoẻ"
 

@@ -2,8 +2,8 @@
 
 import lxml.html
 
-from xnews_gui.core.extract import extract, html_to_text
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.extraction.extract import extract, html_to_text
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.demo import DemoSite
 
 from ..conftest import PROFILES
@@ -72,7 +72,7 @@ def test_remove_rules_touch_the_body_only():
     page = """<html><body><h1 class="article-title">T</h1><div class="article-body">
     <p class="byline">Nguyễn Văn A</p><p>Nội dung chính.</p></div></body></html>"""
     profile = demo().with_field("author", demo().fields["author"].with_(selector="p.byline"))
-    from xnews_gui.core.rules import Rule
+    from xnews_gui.core.profile.rules import Rule
 
     profile = profile.with_(remove=(Rule(kind="css", selector="p.byline"),))
     art = extract(page, BASE + "/a-1.htm", profile)

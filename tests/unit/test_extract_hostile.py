@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import Profile
 
 URL = "http://news.test/thoi-su/bai-1.htm"
 

@@ -20,9 +20,9 @@ import lxml.html
 import pytest
 
 from tests.conftest import SHARED_DATA, shared_data
-from xnews_gui.core.encoding import decode_html
-from xnews_gui.core.extract import extract
-from xnews_gui.core.rules import Rule
+from xnews_gui.core.text.encoding import decode_html
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.rules import Rule
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -5,9 +5,9 @@ from html import escape
 import lxml.html
 import pytest
 
-from xnews_gui.core import html_text
-from xnews_gui.core.sanitize import _clean, sanitize_html
-from xnews_gui.core.verify import _shares
+from xnews_gui.core.extraction import html_text
+from xnews_gui.core.extraction.sanitize import _clean, sanitize_html
+from xnews_gui.core.profile.verify import _shares
 
 BASE = "https://news.example.vn/thoi-su/bai-viet.html"
 LINKS = ["/a/b.htm", "c.htm", "  spaced.htm  ", "//cdn.example.vn/x.png", "http://other.example/y",
@@ -47,8 +47,8 @@ def test_shares_match_the_plain_definition(value):
     "<meta charset='windows-1252'><title>“Tiêu đề”</title><p>Đà Nẵng\u00a0€</p>", "", " \n", "<p>café</p>",
 ])
 def test_page_checked_and_parsed_as_utf8_bytes_is_the_page_parsed_as_text(page):
-    from xnews_gui.core.rules import parse_html
-    from xnews_gui.core.text import strip_control_chars_html, strip_control_chars_html_utf8
+    from xnews_gui.core.profile.rules import parse_html
+    from xnews_gui.core.text.text import strip_control_chars_html, strip_control_chars_html_utf8
 
     text, data = strip_control_chars_html_utf8(page)
     assert text == strip_control_chars_html(page)
@@ -62,7 +62,7 @@ def test_page_checked_and_parsed_as_utf8_bytes_is_the_page_parsed_as_text(page):
 def test_joined_links_are_what_urljoin_gives(base):
     from urllib.parse import urljoin
 
-    from xnews_gui.core.sanitize import join_url
+    from xnews_gui.core.extraction.sanitize import join_url
 
     links = ["/images/1-main.png", "/thời-sự/bài-viết.htm", "/", "/a//b", "/a/./b", "/a/../b", "/a/..", "/.", "/a?",
              "/a#", "/a?q=1#f", "/a;p", "/a\\b", "/a b", "/a\tb", "/a\x01", "/%7Ea", "/a:b@c", "//cdn.vn/x.png"]
@@ -78,7 +78,7 @@ def test_joined_links_are_what_urljoin_gives(base):
 def test_the_origin_before_a_root_relative_link_is_urlparses(base):
     from urllib.parse import urlparse
 
-    from xnews_gui.core.urls import _origin
+    from xnews_gui.core.text.urls import _origin
 
     parts = urlparse(base)
     expected = f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from tests import extract_corpus as corpus
 from tests.conftest import shared_data
-from xnews_gui.core.encoding import decode_html_utf8
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.text.encoding import decode_html_utf8
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import Profile
 
 
 def test_extracting_with_the_fetched_bytes_gives_the_same_article():
@@ -37,6 +37,6 @@ def test_a_page_with_control_characters_still_loses_them():
     clean = "<html><body><h1>Tin nóng</h1><p>Một đoạn&#1; văn &#x1F;</p></body></html>"
     text, _, utf8 = decode_html_utf8(clean.encode("utf-8"), "text/html; charset=utf-8")
     assert utf8 is not None  # references to control characters still go, without the bytes
-    from xnews_gui.core.text import strip_control_chars_html_utf8
+    from xnews_gui.core.text.text import strip_control_chars_html_utf8
     assert strip_control_chars_html_utf8(text, utf8, clean=True) == strip_control_chars_html_utf8(text)
     assert "&#1;" not in strip_control_chars_html_utf8(text, utf8, clean=True)[0]

@@ -1,5 +1,5 @@
 """The crawl parses a fetched page from its bytes and decodes its text only when something asks for it
-(``core.encoding.FetchedHtml``, ``core.html_text.parse_fetched``). What it gives must be what decoding
+(``core.text.encoding.FetchedHtml``, ``core.extraction.html_text.parse_fetched``). What it gives must be what decoding
 first gives: the same text, encoding and bytes as ``decode_html_utf8``, the same tree, the same article.
 Whether the bytes are valid UTF-8 is then lxml's word: it must report every invalid sequence."""
 
@@ -11,10 +11,10 @@ import unicodedata
 import lxml.html
 import pytest
 
-from xnews_gui.core.encoding import FetchedHtml, decode_html_utf8, utf8_if_valid
-from xnews_gui.core.extract import extract
-from xnews_gui.core.html_text import _utf8_html_parser, parse_fetched, parse_page
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.text.encoding import FetchedHtml, decode_html_utf8, utf8_if_valid
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.extraction.html_text import _utf8_html_parser, parse_fetched, parse_page
+from xnews_gui.core.profile.profile import Profile
 
 URL = "http://example.com/tin/bai-1.htm"
 UTF8 = "text/html; charset=utf-8"
@@ -165,7 +165,7 @@ def test_a_body_prepared_in_place_reads_nothing_outside_itself():
         if image:
             spec["image"] = {"kind": "css", "selector": "h1", "take": "attr:data-none"}
         profile = Profile.from_dict({"schema": 1, "name": "t", "start_urls": ["http://example.com/"], "fields": spec})
-        import xnews_gui.core.extract as ex
+        import xnews_gui.core.extraction.extract as ex
 
         in_place = extract(FetchedHtml(page.encode(), UTF8), URL, profile).to_dict()
         real = ex._changed_in_place

@@ -1,4 +1,4 @@
-"""``core.html_text.fragment_text`` measures captions in the same walk that reads the text: text and
+"""``core.extraction.html_text.fragment_text`` measures captions in the same walk that reads the text: text and
 tree must be the ones of measuring each caption with text_content() and dropping them first."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from lxml import etree
 
 from tests import extract_corpus as corpus
 from tests.conftest import shared_data
-from xnews_gui.core.encoding import decode_html
-from xnews_gui.core.html_text import _BLOCKS, fragment_text, holds, parse_fragment
-from xnews_gui.core.rules import normalize_space
-from xnews_gui.core.sanitize import sanitize_html
+from xnews_gui.core.text.encoding import decode_html
+from xnews_gui.core.extraction.html_text import _BLOCKS, fragment_text, holds, parse_fragment
+from xnews_gui.core.text.text import normalize_space
+from xnews_gui.core.extraction.sanitize import sanitize_html
 
 
 def reference(root) -> str:

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import PROFILES
-from xnews_gui.core.encoding import decode_html
-from xnews_gui.core.extract import extract
-from xnews_gui.core.patterns import PatternError, check_pattern, compile_pattern
-from xnews_gui.core.profile import Profile, ProfileError
-from xnews_gui.core.sanitize import sanitize_html
-from xnews_gui.core.text import phrases, strip_control_chars
+from xnews_gui.core.text.encoding import decode_html
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.patterns import PatternError, check_pattern, compile_pattern
+from xnews_gui.core.profile.profile import Profile, ProfileError
+from xnews_gui.core.extraction.sanitize import sanitize_html
+from xnews_gui.core.text.text import phrases, strip_control_chars
 from xnews_gui.classify.domain import out_of_domain
 from xnews_gui.export import export_articles
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from xnews_gui.core.extract import extract
-from xnews_gui.core.images import best_srcset
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.rules import Rule
-from xnews_gui.core.sanitize import sanitize_html
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.images import best_srcset
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.rules import Rule
+from xnews_gui.core.extraction.sanitize import sanitize_html
 
 PLACEHOLDER = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from tests.plain_site import make_stories, story_page
-from xnews_gui.core.extract import extract
-from xnews_gui.core.metadata import learn_title_suffix
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.rules import parse_html
-from xnews_gui.core.selectors import element_xpath, induce_profile
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.extraction.metadata import learn_title_suffix
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.rules import parse_html
+from xnews_gui.core.induction.selectors import element_xpath, induce_profile
 
 STORIES = make_stories()
 ONE = [s for s in STORIES if s.layout == 1]

@@ -11,10 +11,11 @@ import pytest
 import requests
 
 from tests.conftest import shared_data
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.rules import element_text, normalize_space, parse_html
-from xnews_gui.core.selectors import element_xpath, induce_profile
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.rules import element_text, parse_html
+from xnews_gui.core.text.text import normalize_space
+from xnews_gui.core.induction.selectors import element_xpath, induce_profile
 from xnews_gui.demo.server import DemoServer
 from xnews_gui.demo.site import DemoSite
 
@@ -149,7 +150,7 @@ def test_stable_data_hooks_beat_minified_classes_and_boxes_inside_the_body_go():
 
 def test_og_title_anchor_drops_the_site_suffix():
     page = _article(5).replace("<h1 class='a_Xy'>Story number 5 is here</h1>", "")
-    from xnews_gui.core.metadata import ANCHORS
+    from xnews_gui.core.extraction.metadata import ANCHORS
 
     assert ANCHORS["title"][1].apply(page) == ["Story number 5 is here"]
 
@@ -157,7 +158,7 @@ def test_og_title_anchor_drops_the_site_suffix():
 @pytest.mark.parametrize("name, generated", [("h_gU", True), ("e_j", True), ("share_bar__AIZAa", True),
                                              ("article__headline", False), ("story-title", False)])
 def test_minified_and_css_module_names_are_not_hooks(name, generated):
-    from xnews_gui.core.candidates import is_generated
+    from xnews_gui.core.induction.candidates import is_generated
 
     assert is_generated(name) is generated
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from tests import extract_corpus as corpus
-from xnews_gui.core.encoding import decode_html_utf8
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.text.encoding import decode_html_utf8
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl.options import CrawlOptions
 from xnews_gui.crawl.parse import PageParser
 from xnews_gui.crawl.request import Request

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from xnews_gui.core.load_more import MoreResult, applies, button_selector, count_selector
-from xnews_gui.core.profile import Profile, ProfileError
-from xnews_gui.core.profile_settings import MoreSettings
+from xnews_gui.core.extraction.load_more import MoreResult, applies, button_selector, count_selector
+from xnews_gui.core.profile.profile import Profile, ProfileError
+from xnews_gui.core.profile.profile_settings import MoreSettings
 
 BASE = {"schema": 2, "name": "more", "start_urls": ["http://127.0.0.1/tin/"],
         "links": {"articles": {"kind": "css", "selector": "h3 a"}}}

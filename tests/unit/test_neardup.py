@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from xnews_gui.core import neardup
+from xnews_gui.core.text import neardup
 
 from ..conftest import shared_data
 
@@ -79,7 +79,7 @@ def _reference_signature(text: str):
     import re
     import zlib
 
-    from xnews_gui.core.text import normalize
+    from xnews_gui.core.text.text import normalize
 
     found = re.findall(r"[^\W_]+", normalize(text))
     grams = {" ".join(found[i:i + 3]) for i in range(len(found) - 2)}
@@ -232,7 +232,7 @@ def test_a_batch_gets_the_signatures_of_its_texts_one_at_a_time(monkeypatch):
 def test_a_batch_given_its_pieces_gets_the_same_signatures():
     """The crawl cuts each body once (``core.text.pieces``: line breaks become pieces of their own)
     and hands the pieces to the classifier and to ``signatures``: the same values as from the text."""
-    from xnews_gui.core.text import pieces
+    from xnews_gui.core.text.text import pieces
 
     texts = vntc("Khoa hoc", 3) + vntc("Doi song", 3)
     batch = [texts[0], "", "Tin ngắn: bão số 5", texts[1] + "\n\n" + texts[2], "\n".join([texts[3], "q" * 70, texts[4]]),

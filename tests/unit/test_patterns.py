@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from xnews_gui.core import patterns
-from xnews_gui.core.extract import extract
-from xnews_gui.core.patterns import PatternError, PatternTimeout, SafePattern, check_pattern
-from xnews_gui.core.profile import LinkRule, Profile, ProfileError
-from xnews_gui.core.rules import Rule, RuleError
+from xnews_gui.core.profile import patterns
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.patterns import PatternError, PatternTimeout, SafePattern, check_pattern
+from xnews_gui.core.profile.profile import LinkRule, Profile, ProfileError
+from xnews_gui.core.profile.rules import Rule, RuleError
 
 LONG = "a" * 20_000 + "b"
 # the limit is on CPU time (regex counts it so): the wall clock bound only proves "no hang" on a busy machine

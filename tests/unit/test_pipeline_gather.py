@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from xnews_gui.core import text
+from xnews_gui.core.text import text
 from xnews_gui.crawl import pipeline
 from xnews_gui.crawl.request import Request
 from xnews_gui.crawl.pipeline import BATCH, ItemPipeline, ModelSource, PageItem

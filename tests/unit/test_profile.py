@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from xnews_gui.core.profile import Profile, ProfileError
+from xnews_gui.core.profile.profile import Profile, ProfileError
 
 from ..conftest import PROFILES
 

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from xnews_gui.core import maintext
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import SCHEMA_VERSION, Profile, ProfileError
+from xnews_gui.core.extraction import maintext
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import SCHEMA_VERSION, Profile, ProfileError
 
 from ..conftest import PROFILES
 
@@ -102,7 +102,7 @@ def test_body_fallback_is_said_never_silent():
 
 
 def test_profiles_check_says_suspect_and_fallback():
-    from xnews_gui.core.selftest import check_page
+    from xnews_gui.core.induction.selftest import check_page
 
     profile = Profile.from_dict(CHAINED)
     short = check_page(profile, TEMPLATE_A.format(title="Short", body=BODY), "http://site.test/s")

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tests.conftest import PROFILES
-from xnews_gui.core.profile import MAX_PROFILE_CHARS, Profile, ProfileError
+from xnews_gui.core.profile.profile import MAX_PROFILE_CHARS, Profile, ProfileError
 
 
 def demo() -> dict:

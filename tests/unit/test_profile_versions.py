@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.profile_diff import diff_profiles
-from xnews_gui.core.rules import Rule
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.profile.profile_diff import diff_profiles
+from xnews_gui.core.profile.rules import Rule
 from xnews_gui.store import Store, StoreError
 from xnews_gui.store.db import SCHEMA_VERSION
 from xnews_gui.store.versions import KEEP_VERSIONS
@@ -138,7 +138,7 @@ def test_profiles_check_names_the_last_crawls_degraded_fields(cli, data_dir):
 SAVER = """
 import sys
 from pathlib import Path
-from xnews_gui.core.profile import Profile
+from xnews_gui.core.profile.profile import Profile
 from xnews_gui.store import Store
 root, tag = Path(sys.argv[1]), sys.argv[2]
 profile = Profile.from_json(Path(sys.argv[3]).read_text(encoding="utf-8"))

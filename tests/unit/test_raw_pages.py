@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from tests.conftest import shared_data
-from xnews_gui.core import raw_tidy
-from xnews_gui.core.raw_pages import RawPack, RawPageError, read_raw, scan_pack
+from xnews_gui.core.disk import raw_tidy
+from xnews_gui.core.disk.raw_pages import RawPack, RawPageError, read_raw, scan_pack
 
 
 def real_pages(count: int) -> list[tuple[str, bytes]]:

@@ -1,6 +1,6 @@
 import pytest
 
-from xnews_gui.core.rules import Rule, RuleError, between_markers
+from xnews_gui.core.profile.rules import Rule, RuleError, between_markers
 
 HTML = """<html><body><div class="main"><table><tr><td><h1 class="t">Tiêu đề   bài
 viết</h1></td></tr></table><p class="s">Tóm <b>tắt</b></p>
@@ -97,7 +97,7 @@ def test_normalize_space_is_split_and_join_also_where_it_skips_the_split():
     import random
     import sys
 
-    from xnews_gui.core.rules import normalize_space
+    from xnews_gui.core.text.text import normalize_space
 
     spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
     assert [c for c in spaces if c.isprintable()] == [" "]
@@ -115,8 +115,8 @@ def _class_selector_pages():
     import gzip
 
     from tests.conftest import SHARED_DATA as data
-    from xnews_gui.core.encoding import decode_html
-    from xnews_gui.core.rules import parse_html
+    from xnews_gui.core.text.encoding import decode_html
+    from xnews_gui.core.profile.rules import parse_html
     from xnews_gui.demo.site import DemoSite
 
     site = DemoSite(second_template=True)
@@ -136,7 +136,7 @@ def test_class_selectors_select_the_same_elements_in_the_same_order_by_their_cla
 
     from lxml import etree
 
-    from xnews_gui.core.rules import _class_steps_by_attribute, css_to_xpath
+    from xnews_gui.core.profile.rules import _class_steps_by_attribute, css_to_xpath
 
     compared = rewritten = 0
     for doc in _class_selector_pages():

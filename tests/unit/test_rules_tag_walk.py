@@ -1,5 +1,5 @@
 """css rules of the form ``tag`` and ``tag.class`` select by lxml's tree walk instead of XPath
-(``core.css_walk.TagWalk``): the elements and their order must be the ones cssselect's XPath gives."""
+(``core.profile.css_walk.TagWalk``): the elements and their order must be the ones cssselect's XPath gives."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from lxml import etree
 
 from tests import extract_corpus as corpus
 from tests.conftest import shared_data
-from xnews_gui.core.encoding import decode_html
-from xnews_gui.core.css_walk import TagWalk
-from xnews_gui.core.rules import Rule, css_to_xpath
+from xnews_gui.core.text.encoding import decode_html
+from xnews_gui.core.profile.css_walk import TagWalk
+from xnews_gui.core.profile.rules import Rule, css_to_xpath
 
 PAGE = """<html><body class="lead"><div class="lead">1<p class=" lead ">2</p></div>
 <p class="leader">no: a longer word</p><p class="x\tlead\ny">3 (TAB, LF)</p><p class="x\rlead">4 (CR)</p>

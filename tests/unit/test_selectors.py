@@ -9,9 +9,10 @@ import pytest
 import requests
 
 from tests.conftest import shared_data
-from xnews_gui.core.profile import LinkRule
-from xnews_gui.core.rules import element_text, normalize_space, parse_html
-from xnews_gui.core.selectors import (
+from xnews_gui.core.profile.profile import LinkRule
+from xnews_gui.core.profile.rules import element_text, parse_html
+from xnews_gui.core.text.text import normalize_space
+from xnews_gui.core.induction.selectors import (
     element_xpath,
     induce,
     induce_links,
@@ -156,7 +157,7 @@ def test_link_rule_on_the_demo_home_page(demo_server):
 
 
 def test_demo_site_rules_authored_on_one_article_work_on_others(demo_server, demo_profile):
-    from xnews_gui.core.extract import extract
+    from xnews_gui.core.extraction.extract import extract
 
     home = requests.get(demo_server.url, timeout=10).text
     urls = [demo_server.url.rstrip("/") + a.get("href") for a in parse_html(home).cssselect(".list-news h3.title-news a")]

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from xnews_gui.core.profile import Profile, ProfileError
+from xnews_gui.core.profile.profile import Profile, ProfileError
 from xnews_gui.crawl.feeds import FeedError, find_feeds, parse_feed
 from xnews_gui.crawl.sitemaps import SitemapError, parse_sitemap
 

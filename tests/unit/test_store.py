@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from xnews_gui.core.extract import Article
+from xnews_gui.core.extraction.extract import Article
 from xnews_gui.store import Store
 from xnews_gui.store.db import SCHEMA_VERSION, StoreError
 
@@ -100,7 +100,7 @@ def test_kill_mid_write_loses_no_committed_article_and_leaves_no_partial_row(dat
     path = data_dir / "crash.sqlite3"
     script = textwrap.dedent(f"""
         import os
-        from xnews_gui.core.extract import Article
+        from xnews_gui.core.extraction.extract import Article
         from xnews_gui.store import Store
         store = Store.open({str(data_dir)!r}, path={str(path)!r})
         Row = store.models.Article
@@ -152,7 +152,7 @@ def test_migration_from_version_1_keeps_articles_searchable(data_dir):
 def test_two_stores_in_one_process_each_write_to_their_own_file(tmp_path):
     """Each store binds its own models: a profile, a run, an article and a page saved through the first
     store opened go to its file (before, the models followed whichever store was opened last)."""
-    from xnews_gui.core.profile import Profile
+    from xnews_gui.core.profile.profile import Profile
 
     from ..conftest import PROFILES
 
@@ -185,7 +185,7 @@ def test_an_older_database_gets_its_watch_tables_and_a_watch_fires_once_per_arti
     import shutil
     from pathlib import Path
 
-    from xnews_gui.core.extract import Article as Extracted
+    from xnews_gui.core.extraction.extract import Article as Extracted
     from xnews_gui.store.sink import StoreSink
 
     path = tmp_path / "xnews.sqlite3"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from xnews_gui.core.extract import Article
+from xnews_gui.core.extraction.extract import Article
 from xnews_gui.store import Store
 from xnews_gui.store.queries import ArticleFilter
 from xnews_gui.store.repo import article_dict

@@ -3,7 +3,7 @@ article at a time: new, the same text under another URL, a URL stored before, a 
 
 from __future__ import annotations
 
-from xnews_gui.core.extract import Article
+from xnews_gui.core.extraction.extract import Article
 from xnews_gui.store.sink import StoreSink
 
 

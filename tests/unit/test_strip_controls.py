@@ -3,7 +3,7 @@ running its regular expression: the result must be the regular expression's, wha
 
 from __future__ import annotations
 
-from xnews_gui.core.text import _CONTROLS, strip_control_chars
+from xnews_gui.core.text.text import _CONTROLS, strip_control_chars
 
 VN = "<p>Đội tuyển bóng đá Việt Nam giành chiến thắng — “hòa”, thuỷ, khoẻ © 2024 °C\u00a0nbsp</p>\n\t\r" * 4
 CONTROLS = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A, 0x0D)] + \

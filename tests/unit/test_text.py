@@ -1,10 +1,10 @@
-"""Vietnamese normalisation and classifier tokens (xnews_gui.core.text)."""
+"""Vietnamese normalisation and classifier tokens (xnews_gui.core.text.text)."""
 
 import unicodedata
 
 import pytest
 
-from xnews_gui.core import text
+from xnews_gui.core.text import text
 
 
 @pytest.mark.parametrize("new_style, old_style", [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import unicodedata
 
-from xnews_gui.core.topics import DISPLAY_NAMES, display_name, label_from_text
+from xnews_gui.core.text.topics import DISPLAY_NAMES, display_name, label_from_text
 from xnews_gui.paths import RESOURCES
 
 

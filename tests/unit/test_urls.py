@@ -1,10 +1,10 @@
-"""Canonical URLs, scope and allowed schemes (core.urls, as the crawler uses them)."""
+"""Canonical URLs, scope and allowed schemes (core.text.urls, as the crawler uses them)."""
 
 from __future__ import annotations
 
 import pytest
 
-from xnews_gui.core.urls import UrlError, absolute, canonical, in_scope, is_allowed_scheme
+from xnews_gui.core.text.urls import UrlError, absolute, canonical, in_scope, is_allowed_scheme
 
 
 @pytest.mark.parametrize("url, expected", [
@@ -53,7 +53,7 @@ def test_plain_urls_take_the_short_way_to_the_same_canonical_form(monkeypatch):
     the one of the full parse (hosts a URL parser reads as numbers, dot segments, ports, index pages)."""
     import random
 
-    from xnews_gui.core import urls
+    from xnews_gui.core.text import urls
 
     rnd = random.Random(7)
     labels = ["a", "www", "xn--abc", "xn--80ak6aa92e", "127", "0", "1", "255", "256", "0x7f", "0x", "com",
@@ -81,7 +81,7 @@ def test_plain_urls_take_the_short_way_to_the_same_canonical_form(monkeypatch):
 def test_scheme_check_and_joins_without_a_parse_answer_as_the_parse_does():
     from urllib.parse import urljoin, urlsplit
 
-    from xnews_gui.core.urls import absolute
+    from xnews_gui.core.text.urls import absolute
 
     urls = ["http://a.vn/x", "HTTPS://A.VN", "https://a.vn/thời-sự", "http://[::1]/x", "http://[bad/x", "http://a]b/",
             " http://a.vn ", "http:/a", "http:", "https:x", "httpx://a", "ftp://a", "javascript:alert(1)", "",

@@ -1,11 +1,12 @@
 """A template change is flagged degraded within 30 pages, and a working repair is proposed (core only)."""
 
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.repair import propose_repair
-from xnews_gui.core.rules import normalize_space, parse_html
-from xnews_gui.core.selectors import element_xpath, induce_profile
-from xnews_gui.core.verify import WINDOW, Verifier
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.induction.repair import propose_repair
+from xnews_gui.core.profile.rules import parse_html
+from xnews_gui.core.text.text import normalize_space
+from xnews_gui.core.induction.selectors import element_xpath, induce_profile
+from xnews_gui.core.profile.verify import WINDOW, Verifier
 from xnews_gui.demo.site import DemoSite
 
 
@@ -46,11 +47,11 @@ def test_a_repair_never_proposes_the_same_image_on_every_failing_page():
     """Pages of a second layout have no photo: the element most like the picked photo is the site's logo,
     the same on every page - not a repair (it was proposed as 'fits on 4 of 4 pages' before)."""
     from tests.plain_site import make_stories, story_page
-    from xnews_gui.core.chain import FieldChain
-    from xnews_gui.core.fingerprint import fingerprint
-    from xnews_gui.core.profile import Profile
-    from xnews_gui.core.repair import propose_repair
-    from xnews_gui.core.rules import Rule, parse_html
+    from xnews_gui.core.profile.chain import FieldChain
+    from xnews_gui.core.induction.fingerprint import fingerprint
+    from xnews_gui.core.profile.profile import Profile
+    from xnews_gui.core.induction.repair import propose_repair
+    from xnews_gui.core.profile.rules import Rule, parse_html
 
     stories = make_stories()
     one = next(s for s in stories if s.layout == 1)

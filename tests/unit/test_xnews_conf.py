@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_data
-from xnews_gui.core.extract import extract
-from xnews_gui.core.profile import Profile
-from xnews_gui.core.urls import absolute
-from xnews_gui.core.xnews_conf import ConfError, parse_conf, to_conf
+from xnews_gui.core.extraction.extract import extract
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.core.text.urls import absolute
+from xnews_gui.core.profile.xnews_conf import ConfError, parse_conf, to_conf
 
 REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "tests" / "data" / "xnews.conf"

@@ -20,8 +20,8 @@ from typing import Iterable, Sequence
 
 from platformdirs import user_cache_dir
 
-from ..core.encoding import decode_html
-from ..core.files import MAX_PAGE_BYTES, read_file
+from ..core.text.encoding import decode_html
+from ..core.disk.files import MAX_PAGE_BYTES, read_file
 
 TRAIN_NAMES = ("Train_Full", "train", "Train")
 TEST_NAMES = ("Test_Full", "test", "Test")

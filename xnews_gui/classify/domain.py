@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..core.text import NUMBER_TOKEN
+from ..core.text.text import NUMBER_TOKEN
 
 MIN_WORDS = 20
 SAMPLE_WORDS = 400  # the language is judged on the first words: enough, and a bounded cost

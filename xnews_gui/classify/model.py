@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..core.text import segmented_phrases
+from ..core.text.text import segmented_phrases
 from . import model_file
 from .domain import out_of_domain
 from .model_file import FORMAT, FORMAT_VERSION, ModelFileError

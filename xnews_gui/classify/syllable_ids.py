@@ -21,7 +21,7 @@ from array import array
 
 import numpy as np
 
-from ..core.text import NUMBER_TOKEN, fold, pieces, token_phrases
+from ..core.text.text import NUMBER_TOKEN, fold, pieces, token_phrases
 from .domain import MIN_SHARE, MIN_WORDS, SAMPLE_WORDS, syllable_verdict
 
 CHUNK_IDS = 8_192  # a chunk's int64 arrays stay under 64 KiB: see ``chunks``

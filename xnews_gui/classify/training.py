@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..core.text import Analyzer, segmenter_available
+from ..core.text.text import Analyzer, segmenter_available
 from ..core.versions import library_versions
 from . import metrics
 from .corpus import Doc, TrainingSet, stratified_split, text_key

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..core.topics import display_name, label_from_text
+from ..core.text.topics import display_name, label_from_text
 from ..store.repo import article_dict
 from .common import CliError, count, positive
 

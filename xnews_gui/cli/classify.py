@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..classify import ModelError, TopicClassifier, TrainConfig, corpus
 from ..classify.training import evaluate, train
-from ..core.files import FileRefused
+from ..core.disk.files import FileRefused
 from ..services.training import article_text, training_docs
 from .common import floor_argument
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..core.files import MAX_PROFILE_BYTES, read_file
-from ..core.profile import Profile
+from ..core.disk.files import MAX_PROFILE_BYTES, read_file
+from ..core.profile.profile import Profile
 from ..store import Store
 
 

@@ -22,7 +22,7 @@ def register(sub) -> None:
 
 
 def cmd_cookies(args) -> int:
-    from ..core.files import FileRefused, read_file
+    from ..core.disk.files import FileRefused, read_file
     from ..crawl.cookies import MAX_FILE_BYTES, CookieError, CookieFile, cookies_path
 
     profile = profile_argument(args.profile, args.store)

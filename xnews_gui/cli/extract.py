@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..core.files import MAX_PAGE_BYTES, read_file
+from ..core.disk.files import MAX_PAGE_BYTES, read_file
 from .common import CliError, profile_argument
 
 
@@ -38,7 +38,7 @@ def fetch(url: str) -> tuple[bytes, str]:
 
 
 def cmd_extract(args) -> int:
-    from ..core.extract import extract
+    from ..core.extraction.extract import extract
 
     profile = profile_argument(args.profile, args.store)
     source = args.source

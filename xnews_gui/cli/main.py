@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..core.profile import ProfileError
-from ..core.rules import RuleError
+from ..core.profile.profile import ProfileError
+from ..core.profile.rules import RuleError
 from ..paths import DataDirError, data_dir, ensure_writable
 from . import articles, classify, cookies, crawl, demo, extract, models, profiles, proxies, scale, watch
 from .common import CliError, describe_os_error

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..core.encoding import decode_html
-from ..core.files import MAX_PAGE_BYTES, MAX_PROFILE_BYTES, read_file
-from ..core.profile import Profile
+from ..core.text.encoding import decode_html
+from ..core.disk.files import MAX_PAGE_BYTES, MAX_PROFILE_BYTES, read_file
+from ..core.profile.profile import Profile
 from .common import CliError, profile_argument
 
 
@@ -99,7 +99,7 @@ def cmd_profiles_delete(args) -> int:
 
 def cmd_profiles_check(args) -> int:
     from ..bundled import self_test_file
-    from ..core.selftest import check_page
+    from ..core.induction.selftest import check_page
     from .extract import fetch
 
     profile = profile_argument(args.name, args.store)
@@ -131,7 +131,7 @@ def _when(version) -> str:
 
 
 def cmd_profiles_history(args) -> int:
-    from ..core.profile_diff import diff_profiles
+    from ..core.profile.profile_diff import diff_profiles
 
     store = args.store
     profile_argument(args.name, store)  # a clear error for an unknown name
@@ -169,7 +169,7 @@ def cmd_profiles_revert(args) -> int:
 
 
 def _print_last_crawl(store, name: str) -> None:
-    """The degraded fields of the profile's last crawl (core/verify.py), with a few failing pages."""
+    """The degraded fields of the profile's last crawl (core/profile/verify.py), with a few failing pages."""
     import json
 
     run = store.last_runs().get(name)
@@ -185,7 +185,7 @@ def _print_last_crawl(store, name: str) -> None:
 
 
 def cmd_import_conf(args) -> int:
-    from ..core.xnews_conf import ConfError, parse_conf
+    from ..core.profile.xnews_conf import ConfError, parse_conf
 
     path = Path(args.file)
     raw = read_file(path, MAX_PROFILE_BYTES, "xnews.conf")
@@ -204,7 +204,7 @@ def cmd_import_conf(args) -> int:
 
 
 def cmd_export_conf(args) -> int:
-    from ..core.xnews_conf import to_conf
+    from ..core.profile.xnews_conf import to_conf
 
     text, skipped = to_conf([profile_argument(n, args.store) for n in args.names])
     for reason in skipped:

@@ -73,7 +73,7 @@ def cmd_import_items(args) -> int:
 
 def cmd_follow_cluster(args) -> int:
     """Until the cluster's crawl is over (or Ctrl-C): items stored as they come, a progress line a second."""
-    from ..core.profile import is_profile_name
+    from ..core.profile.profile import is_profile_name
     from ..services.cluster import ClusterFollower, redis_url_problem, shown_url
     from .common import CliError
 

@@ -170,7 +170,7 @@ class Discoverer:
     # --- feeds -----------------------------------------------------------------------
     def announced_feeds(self, pages: list[str]) -> list[str]:
         """Feeds announced by these pages (``<link rel=alternate>`` and feed-looking links)."""
-        from ..core.encoding import decode_html
+        from ..core.text.encoding import decode_html
 
         out: list[str] = []
         for page in pages:

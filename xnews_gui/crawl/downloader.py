@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from typing import Callable
-from ..core.urls import UrlError, canonical, host_of, in_scope
+from ..core.text.urls import UrlError, canonical, host_of, in_scope
 from .fetcher import FetchError, Fetcher, FetchResult, origin
 from .options import ROBOTS_AGENT, CrawlOptions
 from .politeness import HostGate
@@ -34,7 +34,7 @@ class Downloader:
         self.gate = HostGate(delay_s, options.per_host or concurrency, stop=stop)
         self.robots = RobotsCache(self.fetcher, ROBOTS_AGENT, gate=self.gate, on_error=self._robots_error)
         self._delays_set: set[str] = set()
-        # per (scheme, netloc): whether it is in scope (core.urls.in_scope depends on nothing else),
+        # per (scheme, netloc): whether it is in scope (core.text.urls.in_scope depends on nothing else),
         # and the netlocs whose robots.txt crawl delay was looked at
         self._scope: dict[tuple[str, str], bool] = {}
         self._delay_netlocs: set[str] = set()

@@ -28,9 +28,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..core.encoding import FetchedHtml
-from ..core.profile import FIELDS, Profile
-from ..core.raw_pages import RawPack
+from ..core.text.encoding import FetchedHtml
+from ..core.profile.profile import FIELDS, Profile
+from ..core.disk.raw_pages import RawPack
 from .control import RunControl
 from .cookies import LoginWatch
 from .downloader import Downloader

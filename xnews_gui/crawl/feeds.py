@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from lxml import html as lxml_html
 
-from ..core.urls import absolute, is_allowed_scheme
+from ..core.text.urls import absolute, is_allowed_scheme
 
 FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json")
 _FEEDISH_HREF = re.compile(r"(?:\.rss|\.atom|/rss|/feed|rss\.xml|atom\.xml|feed\.xml)/?(?:\?.*)?$", re.I)

@@ -25,7 +25,7 @@ from email.utils import parsedate_to_datetime
 from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
-from ..core.urls import is_allowed_scheme
+from ..core.text.urls import is_allowed_scheme
 from .conditional import NOT_MODIFIED, header_lines, validators
 from .curl_exchange import Answer, Handles, TransportError, exchange
 from .sockets import InFlight

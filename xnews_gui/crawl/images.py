@@ -6,7 +6,7 @@ import hashlib
 import threading
 from pathlib import Path
 
-from ..core.urls import absolute, is_allowed_scheme
+from ..core.text.urls import absolute, is_allowed_scheme
 from .downloader import Downloader
 from .fetcher import FetchError
 from .storage import image_file, write_atomic

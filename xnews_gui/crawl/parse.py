@@ -1,8 +1,8 @@
 """Parsing: what a fetched page gives the crawl. Each page is parsed once.
 
-A list page gives links (``core.links.follow``, the one link extraction the inspector's
+A list page gives links (``core.extraction.links.follow``, the one link extraction the inspector's
 preview shares) and, for best-first and focused crawls, a relevance score; an article
-page gives an ``Article`` (``core.extract``). The parser only reads pages: what the crawl
+page gives an ``Article`` (``core.extraction.extract``). The parser only reads pages: what the crawl
 does with the links (its state, the frontier) is the engine's and the queuer's.
 """
 
@@ -12,13 +12,13 @@ import hashlib
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core.encoding import FetchedHtml
-from ..core.extract import extract, needs_render
-from ..core.html_text import parse_fetched, parse_page
-from ..core.links import follow
-from ..core.load_more import applies, count_selector
-from ..core.profile import Profile
-from ..core.urls import UrlError, canonical
+from ..core.text.encoding import FetchedHtml
+from ..core.extraction.extract import extract, needs_render
+from ..core.extraction.html_text import parse_fetched, parse_page
+from ..core.extraction.links import follow
+from ..core.extraction.load_more import applies, count_selector
+from ..core.profile.profile import Profile
+from ..core.text.urls import UrlError, canonical
 from .options import CrawlOptions
 from .relevance import KeywordRelevance
 from .render import GENERIC_PROFILE, RenderError, embedded_article, generic_page

@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core import text
+from ..core.text import text
 from .request import Request
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ import logging
 import threading
 from typing import Callable
 
-from ..core.links import article_url
-from ..core.urls import UrlError, canonical
+from ..core.extraction.links import article_url
+from ..core.text.urls import UrlError, canonical
 from .control import RunControl
 from .fetcher import FetchError
 from .request import Request

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from lxml import html as lxml_html
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 
 _MAX_JSON = 2 * 1024 * 1024
 _ARTICLE_TYPES = {"NewsArticle", "Article", "ReportageNewsArticle", "AnalysisNewsArticle", "BlogPosting"}
@@ -36,7 +36,7 @@ class Renderer(Protocol):
 
     def load_more(self, url: str, more, count: str, timeout_s: float | None = None):
         """The list page after clicking its "Xem thêm" button or scrolling while new ``count`` matches come
-        (``more``: core.profile_settings.MoreSettings): a core.load_more.MoreResult, or RenderError."""
+        (``more``: core.profile.profile_settings.MoreSettings): a core.extraction.load_more.MoreResult, or RenderError."""
 
     def use_cookies(self, jar) -> None:
         """Send these cookies (``crawl.cookies.CookieFile``) with the pages rendered from now on."""

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from typing import Callable
 
-from ..core.urls import UrlError, canonical
+from ..core.text.urls import UrlError, canonical
 from .request import Request
 
 GONE_STATUSES = (404, 410)

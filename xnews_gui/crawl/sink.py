@@ -21,7 +21,7 @@ class Sink(Protocol):
     crawl's pipeline stage); ``known_urls`` is asked from any worker; ``release`` ends the writing thread."""
 
     image_root: Path | None  # where images go (content-addressed), None = no image cache
-    raw_root: Path | None  # where raw pages go (packs, core/raw_pages.py), None = not kept
+    raw_root: Path | None  # where raw pages go (packs, core/disk/raw_pages.py), None = not kept
 
     def write_batch(self, articles: list, pages: list, failures: list, images: list,
                     body_pieces: list | None = None, sources: list | None = None, gone: list = ()) -> list:

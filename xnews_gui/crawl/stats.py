@@ -6,7 +6,7 @@ import threading
 import time
 from collections import Counter
 
-from ..core.verify import Verifier
+from ..core.profile.verify import Verifier
 
 BROKEN_FILL = 0.5  # a field empty on more than half the article pages...
 BROKEN_MIN_PAGES = 5  # ...out of at least this many is "rule probably broken"
@@ -20,7 +20,7 @@ class CrawlStats:
         self.c: Counter = Counter()  # pages, list_pages, article_pages, articles, duplicates, ...
         self.errors_by_kind: Counter = Counter()
         self.filled: Counter = Counter()
-        self.verifier = Verifier()  # per-field verification window (core.verify): "degraded" fields
+        self.verifier = Verifier()  # per-field verification window (core.profile.verify): "degraded" fields
 
     def add(self, **counts: int) -> None:
         with self._lock:
@@ -90,7 +90,7 @@ class CrawlStats:
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,
             "fill_rate": {f: (round(v, 4) if v is not None else None) for f, v in fill.items()},
             "fallbacks": c.get("fallbacks", 0),  # articles with a field from outside its rules ("body: fallback")
-            "degraded_fields": degraded,  # field -> its failing URLs in the window (at most core.verify.WINDOW)
+            "degraded_fields": degraded,  # field -> its failing URLs in the window (at most core.profile.verify.WINDOW)
             "degraded_counts": {f: [len(urls), checked[f]] for f, urls in degraded.items()},  # [failed, of the last N]
             "degraded_why": why,  # field -> what its failing values most often have wrong
         }

@@ -1,4 +1,4 @@
-"""Files the crawler writes whole: cached images (by SHA-256). Raw pages go to packs (core/raw_pages.py)."""
+"""Files the crawler writes whole: cached images (by SHA-256). Raw pages go to packs (core/disk/raw_pages.py)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ def js_path(article) -> str:
 def listing(site) -> str:
     items = "".join(f'<li><a class="js-article" href="{js_path(a)}">{html.escape(a.title)}</a></li>'
                     for a in site.articles)
-    return site._layout("Tin động (JavaScript)", f'<h2>Tin động</h2><ul class="js-list">{items}</ul>')
+    return site.page_layout("Tin động (JavaScript)", f'<h2>Tin động</h2><ul class="js-list">{items}</ul>')
 
 
 def article_shell(site, article) -> str:
@@ -45,4 +45,4 @@ def article_shell(site, article) -> str:
     content = (f'<div id="app"><p class="loading">Đang tải…</p></div>'
                f'<script type="application/json" id="story-data">{payload}</script>'
                f"<script>{_BUILD}</script>")
-    return site._layout("Tin động", content)
+    return site.page_layout("Tin động", content)

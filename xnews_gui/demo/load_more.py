@@ -73,7 +73,7 @@ def stories(site) -> list:
 
 def section_page(site, slug: str) -> str:
     """The section's first page: 10 stories and the way to the rest."""
-    items = "\n".join(map(site._item, stories(site)[:STEP]))
+    items = "\n".join(map(site.list_item, stories(site)[:STEP]))
     name = SECTIONS[slug]
     if slug == "xem-them":
         tail = '<div class="load-more"><button class="xem-them" type="button">Xem thêm</button></div>'
@@ -84,11 +84,11 @@ def section_page(site, slug: str) -> str:
     content = (f'<h2 class="section-title">{name}</h2>'
                f'<div class="list-news" id="more-list" data-pages="{PAGES}">\n{items}\n</div>{tail}'
                f"<script>{script}</script>")
-    return site._layout(name, content)
+    return site.page_layout(name, content)
 
 
 def fragment(site, slug: str, page: int) -> str | None:
     """Stories of page ``page`` (2 to 6) as the script asks for them: items only, no layout."""
     if slug not in SECTIONS or not 2 <= page <= PAGES:
         return None
-    return "\n".join(map(site._item, stories(site)[(page - 1) * STEP : page * STEP]))
+    return "\n".join(map(site.list_item, stories(site)[(page - 1) * STEP : page * STEP]))

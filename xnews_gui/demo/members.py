@@ -30,7 +30,7 @@ def stories(site) -> list:
 def listing(site) -> str:
     items = "".join(f'<li><a class="member-article" href="/thanh-vien/{a.id}.htm">{html.escape(a.title)}</a></li>'
                     for a in stories(site))
-    return site._layout("Thành viên", f'<h2>Dành cho thành viên</h2><ul class="member-list">{items}</ul>')
+    return site.page_layout("Thành viên", f'<h2>Dành cho thành viên</h2><ul class="member-list">{items}</ul>')
 
 
 def login_page(site, error: str = "") -> str:
@@ -39,7 +39,7 @@ def login_page(site, error: str = "") -> str:
             '<p><input id="user" name="user" placeholder="Email" autocomplete="off"></p>'
             '<p><input id="password" type="password" name="password" placeholder="Mật khẩu"></p>'
             '<p><button id="login" type="submit">Đăng nhập</button></p></form>')
-    return site._layout("Đăng nhập", form)
+    return site.page_layout("Đăng nhập", form)
 
 
 def login(site, form_body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:

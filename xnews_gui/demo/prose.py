@@ -6,7 +6,7 @@ template ``{slot}`` is the article's value (``{Slot}`` capitalised) and ``[a|b]`
 alternative. People, places and the section's slots keep one value per article (a story names the
 same club throughout); numbers are drawn afresh at each use. An article uses a third of its
 section's templates with its own names and numbers, so two stories of a section share few word
-shingles and the near-duplicate check (core/neardup.py) keeps them apart; a syndicated copy
+shingles and the near-duplicate check (core/text/neardup.py) keeps them apart; a syndicated copy
 (``wire_copy``) is the same text under another headline and byline: a true near-duplicate.
 """
 

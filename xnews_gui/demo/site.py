@@ -196,7 +196,7 @@ class DemoSite:
             body = self.category_page(m.group(1), page)
             if body is not None:
                 return self._html(body)
-        return 404, "text/html; charset=utf-8", self._layout("Không tìm thấy", "<h2>404 — Không tìm thấy trang</h2>").encode()
+        return 404, "text/html; charset=utf-8", self.page_layout("Không tìm thấy", "<h2>404 — Không tìm thấy trang</h2>").encode()
 
     def _syndication(self, path: str, origin: str) -> tuple[str, str] | None:
         slugs = [c["slug"] for c in self.corpus["categories"]]
@@ -221,22 +221,22 @@ class DemoSite:
             for c in self.corpus["categories"]
         )
 
-    def _layout(self, title: str, content: str, meta: str = "") -> str:
+    def page_layout(self, title: str, content: str, meta: str = "") -> str:
         latest = sorted(self.articles, key=lambda a: a.published, reverse=True)[:5]
         most_read = "".join(f'<li><a href="{a.path}">{html.escape(a.title)}</a></li>' for a in latest)
         meta = f"{meta}\n{syndication.feed_links(self)}" if meta else syndication.feed_links(self)
         return self._t["layout"].substitute(page_title=html.escape(title), meta=meta, nav=self._nav(),
                                             content=content, most_read=most_read)
 
-    def _item(self, a: DemoArticle) -> str:
+    def list_item(self, a: DemoArticle) -> str:
         return self._t["item"].substitute(url=a.path, thumb=a.image, title=html.escape(a.title),
                                           summary=html.escape(a.summary))
 
     def home(self) -> str:
         latest = sorted(self.articles, key=lambda a: a.published, reverse=True)[:8]
-        content = self._t["listing"].substitute(heading="Tin mới nhất", items="\n".join(map(self._item, latest)),
+        content = self._t["listing"].substitute(heading="Tin mới nhất", items="\n".join(map(self.list_item, latest)),
                                                 pagination="")
-        return self._layout("Trang chủ", content)
+        return self.page_layout("Trang chủ", content)
 
     def pages_of(self, slug: str) -> int:
         return max(1, -(-len(self.category_articles(slug)) // PAGE_SIZE))
@@ -256,9 +256,9 @@ class DemoSite:
         if page < pages:
             links.append(f'<a class="next" href="/{slug}/trang-{page + 1}.htm">Trang sau ›</a>')
         pagination = f'<nav class="pagination">{"".join(links)}</nav>'
-        content = self._t["listing"].substitute(heading=html.escape(name), items="\n".join(map(self._item, chunk)),
+        content = self._t["listing"].substitute(heading=html.escape(name), items="\n".join(map(self.list_item, chunk)),
                                                 pagination=pagination)
-        return self._layout(name if page == 1 else f"{name} - trang {page}", content)
+        return self.page_layout(name if page == 1 else f"{name} - trang {page}", content)
 
     def uses_second_template(self, a: DemoArticle) -> bool:
         return self.second_template and a.id % 3 == 0
@@ -289,7 +289,7 @@ class DemoSite:
             image=a.image, caption=f"Ảnh: {html.escape(a.author)}", body="\n".join(parts),
             related="".join(f'<li><a href="{b.path}">{html.escape(b.title)}</a></li>' for b in related),
         )
-        return self._layout(a.title, content, meta)
+        return self.page_layout(a.title, content, meta)
 
     def _article_v2(self, a: DemoArticle) -> str:
         parts = []
@@ -313,7 +313,7 @@ class DemoSite:
             image=a.image, body="\n".join(parts),
             related="".join(f'<li><a href="{b.path}">{html.escape(b.title)}</a></li>' for b in related),
         )
-        return self._layout(a.title, content, meta)
+        return self.page_layout(a.title, content, meta)
 
 
 _PALETTE = [(159, 34, 78), (31, 119, 180), (44, 160, 44), (255, 127, 14), (148, 103, 189), (23, 190, 207)]

@@ -9,7 +9,7 @@ import pkgutil
 import tempfile
 from pathlib import Path
 
-from ..core.profile import Profile, ProfileError, is_profile_name
+from ..core.profile.profile import Profile, ProfileError, is_profile_name
 
 PROFILES_DIR = "profiles"
 MODEL_DIR = "model"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import xnews_gui
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 from .packaged import MODEL_DIR, MODEL_FILE, PROFILES_DIR
 from .wheel import DIST, build_wheel
 

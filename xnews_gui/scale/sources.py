@@ -2,7 +2,7 @@
 sitemaps and feeds, for a profile whose ``discovery`` names them.
 
 Scrapy fetches; the parsing is the desktop crawl's own (``crawl/sitemaps.py`` and ``crawl/feeds.py``
-ship in the worker's wheel), and so is the filter of what is an article URL (``core.links``). The
+ship in the worker's wheel), and so is the filter of what is an article URL (``core.extraction.links``). The
 walk is bounded as on the desktop: sitemap files counted, index nesting limited.
 """
 

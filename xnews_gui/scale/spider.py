@@ -20,11 +20,11 @@ from scrapy import signals
 from scrapy.http import TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 
-from ..core.encoding import decode_html
-from ..core.extract import extract
-from ..core.links import article_url, page_links
-from ..core.profile import Profile
-from ..core.urls import UrlError, canonical
+from ..core.text.encoding import decode_html
+from ..core.extraction.extract import extract
+from ..core.extraction.links import article_url, page_links
+from ..core.profile.profile import Profile
+from ..core.text.urls import UrlError, canonical
 from ..crawl.request import SOURCES, Request
 from . import packaged, sources
 

@@ -143,7 +143,7 @@ def _lower_priority() -> None:
 def main(runner=None) -> int:
     """The child's work; ``runner(make_handle)`` -> summary runs the crawl where it needs to (a render
     pool's event loop: ``ui.crawl_child_render``); ``make_handle(renderer=None)`` sets the crawl up."""
-    from ..core.profile import Profile
+    from ..core.profile.profile import Profile
     from ..store import Store
     from .crawl import AUTO, start_crawl
 

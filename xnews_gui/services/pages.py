@@ -8,7 +8,7 @@ not a page the user names.
 
 from __future__ import annotations
 
-from ..core.urls import UrlError, canonical
+from ..core.text.urls import UrlError, canonical
 from ..crawl.engine import DEFAULT_USER_AGENT
 from ..crawl.fetcher import Fetcher, FetchError, FetchResult
 

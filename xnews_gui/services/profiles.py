@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ..core.files import MAX_PROFILE_BYTES, file_inside, read_file
-from ..core.profile import Profile, ProfileError
+from ..core.disk.files import MAX_PROFILE_BYTES, file_inside, read_file
+from ..core.profile.profile import Profile, ProfileError
 
 
 def read_profile_file(path: str | Path) -> Profile:

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from .model_registry import Registry
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 from ..store import Store
 from .training import stored_texts
 

@@ -6,7 +6,7 @@
 
 After a repair is accepted, a profile edited or reverted, the articles stored with the old rules keep
 the old values until they are crawled again, which a news site may never offer. Their raw pages are in
-the store (``core.raw_pages``): the same extraction the crawl runs (``core.extract``, the page's
+the store (``core.disk.raw_pages``): the same extraction the crawl runs (``core.extraction.extract``, the page's
 recorded content type) gives what the current rules say. An article whose page is not kept, or on
 whose page the rules now find no article, keeps what it has; each replaced article keeps its prior
 values as an earlier version (``store.revisions``), its topic is classified again (the user's own label
@@ -19,10 +19,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..core.encoding import FetchedHtml
-from ..core.extract import extract
-from ..core.profile import Profile
-from ..core.raw_pages import RawPageError, read_raw
+from ..core.text.encoding import FetchedHtml
+from ..core.extraction.extract import extract
+from ..core.profile.profile import Profile
+from ..core.disk.raw_pages import RawPageError, read_raw
 from ..store import Store
 from ..store.revisions import FIELDS, article_fields
 

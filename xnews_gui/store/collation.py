@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 
 ALPHABET = "aăâbcdđeêfghijklmnoôơpqrstuưvwxyz"
 TONES = ("", "\u0300", "\u0309", "\u0303", "\u0301", "\u0323")  # none, huyền, hỏi, ngã, sắc, nặng

@@ -2,7 +2,7 @@
 
     store.group_duplicates()          # signs and groups every article not grouped yet; returns how many
 
-Each article gets a MinHash signature of its body (``core/neardup.py``) and a group: the id of the
+Each article gets a MinHash signature of its body (``core/text/neardup.py``) and a group: the id of the
 first stored article telling the same story (its own id when there is none). New articles are
 compared with the most recent ``WINDOW`` signed articles (any profile), kept in memory per store and
 topped up incrementally, so grouping costs a few milliseconds per article. The crawl's sink groups
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..core import neardup
+from ..core.text import neardup
 
 WINDOW = 20_000  # signatures compared with (the most recent); ~10 MiB
 _BATCH = 500

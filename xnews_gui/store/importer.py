@@ -13,10 +13,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.extract import Article, html_to_text
-from ..core.profile import is_profile_name
-from ..core.sanitize import sanitize_html
-from ..core.urls import UrlError, absolute, canonical, is_allowed_scheme
+from ..core.extraction.extract import Article, html_to_text
+from ..core.profile.profile import is_profile_name
+from ..core.extraction.sanitize import sanitize_html
+from ..core.text.urls import UrlError, absolute, canonical, is_allowed_scheme
 from .sink import StoreSink
 
 MAX_LINE = 20 * 1024 * 1024

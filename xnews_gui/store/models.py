@@ -87,7 +87,7 @@ class Article(BaseModel):
     read = BooleanField(default=False)
     starred = BooleanField(default=False)
     run = ForeignKeyField(CrawlRun, null=True, backref="articles", on_delete="SET NULL")
-    dup_sig = BlobField(null=True)  # MinHash signature of the body (core/neardup.py); NULL = too short
+    dup_sig = BlobField(null=True)  # MinHash signature of the body (core/text/neardup.py); NULL = too short
     dup_size = IntegerField(null=True)  # shingles behind the signature
     dup_group = IntegerField(null=True, index=True)  # id of the story group's first article; NULL = not grouped yet
     # the stored copy at its source (store/revisions.py): when a changed version replaced it, when the

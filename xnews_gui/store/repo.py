@@ -14,10 +14,10 @@ from typing import Iterable
 
 from peewee import SqliteDatabase, fn
 
-from ..core.extract import Article as ExtractedArticle
-from ..core.profile import Profile
-from ..core.raw_tidy import tidy_packs
-from ..core.urls import UrlError, canonical
+from ..core.extraction.extract import Article as ExtractedArticle
+from ..core.profile.profile import Profile
+from ..core.disk.raw_tidy import tidy_packs
+from ..core.text.urls import UrlError, canonical
 from .models import Article, CrawlRun, ImageCache, utcnow
 
 SKIPPED = "skipped"  # Page.kind of an article page not stored because the user skips its topic

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from peewee import SqliteDatabase
 
-from ..core.urls import UrlError, canonical
+from ..core.text.urls import UrlError, canonical
 from .models import ArticleVersion, utcnow
 
 KEEP_VERSIONS = 20
@@ -26,7 +26,7 @@ _SOURCE = ("etag", "last_modified", "modified_at")
 
 
 def article_fields(article) -> tuple:
-    """An extracted ``core.extract.Article`` as the article row's FIELDS."""
+    """An extracted ``core.extraction.extract.Article`` as the article row's FIELDS."""
     return (article.title, article.summary, article.image, article.body_html, article.body_text, article.author,
             article.date)
 

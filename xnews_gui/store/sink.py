@@ -15,8 +15,8 @@ import logging
 import threading
 from contextlib import contextmanager
 
-from ..core import neardup
-from ..core.urls import canonical
+from ..core.text import neardup
+from ..core.text.urls import canonical
 from . import repo
 from .models import utcnow
 from .revisions import UNCHANGED, UPDATED, article_fields

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from peewee import SqliteDatabase, fn
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 from .db import StoreError
 from .models import ProfileVersion, utcnow
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from peewee import SqliteDatabase
 
-from ..core.urls import is_allowed_scheme
+from ..core.text.urls import is_allowed_scheme
 from .db import StoreError
 from .models import utcnow
 from .repo import article_dict, fts_query

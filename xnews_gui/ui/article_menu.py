@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QActionGroup, QGuiApplication
 from PySide6.QtWidgets import QInputDialog, QMenu, QStyle
 
-from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
+from ..core.text.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store.collation import vi_sorted
 from . import icons, store_ops
 

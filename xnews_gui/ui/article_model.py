@@ -21,7 +21,7 @@ from ..store.queries import ROW_COLUMNS, ArticleFilter
 from . import workers
 from .dates import short_date, utc_to_local
 from .display_order import DisplayOrder, release
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 from .topic_display import declined, no_topic_reason, topic_text
 
 BLOCK = 256

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QToolButton, QVBoxLayout, QWidget,
 )
 
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 from ..store import Store
 from ..store.collation import vi_sorted
 from ..store.queries import UNCATEGORIZED, ArticleFilter

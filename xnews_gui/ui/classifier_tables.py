@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 from ..store.collation import topic_key
 
 SCORE_COLUMNS = ("Topic", "Precision", "Recall", "F1", "Support")

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..services.model_registry import SHIPPED, Registry
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 from . import store_ops, workers
 from .classifier_actions import SETTINGS_CORPUS, ClassifierActions
 from .classifier_tables import ConfusionHeatMap, ScoresTable, fill_counts, local_time

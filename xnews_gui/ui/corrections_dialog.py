@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QDialog, QDialogButtonBox, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout,
 )
 
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 
 COLUMNS = ("Learn", "Article", "The model in use says", "You said")
 

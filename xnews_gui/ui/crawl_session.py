@@ -19,7 +19,7 @@ import time
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 from ..services.crawl_child import MODULE, child_command, options_to_dict
 from ..store import Store
 from .crawl_child_render import MODULE as RENDER_MODULE

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 from ..services.cluster import shown_url
 from ..store import Store
 from . import icons

@@ -4,7 +4,7 @@
 URLs; a URL row opens in the reader (double-click or "Open in reader"), "Open in Sites" shows the
 page in the inspector to repair the rule, "Copy URLs" puts the selected (else all) URLs on the
 clipboard. The numbers come from the crawl summary: ``degraded_fields`` {field: [urls]},
-``degraded_counts`` {field: [failed, checked]} and ``fallbacks`` (core/verify.py, crawl/stats.py).
+``degraded_counts`` {field: [failed, checked]} and ``fallbacks`` (core/profile/verify.py, crawl/stats.py).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def degraded_lines(summary: dict) -> dict[str, str]:
 def last_crawl_notes(store) -> dict[str, str]:
     """profile -> "Last crawl (2026-12-01 09:10): body degraded on 7 of the last 30 pages", for the
     profiles whose latest crawl found degraded fields (the Sites tab marks them)."""
-    from .run_history import _local
+    from .run_history import local_time
 
     notes = {}
     for name, run in store.last_runs().items():
@@ -44,7 +44,7 @@ def last_crawl_notes(store) -> dict[str, str]:
             continue
         lines = degraded_lines(summary) if isinstance(summary, dict) else {}
         if lines:
-            notes[name] = f"Last crawl ({_local(run.started)}): " + "; ".join(lines.values())
+            notes[name] = f"Last crawl ({local_time(run.started)}): " + "; ".join(lines.values())
     return notes
 
 
@@ -129,7 +129,7 @@ class FieldWarning(QWidget):
 
     def set_data(self, text: str, urls: list[str]) -> None:
         self.header.setText(f"\u26a0 {text}")
-        self.header.setToolTip("Its values fail verification (core/verify.py): a changed page layout? "
+        self.header.setToolTip("Its values fail verification (core/profile/verify.py): a changed page layout? "
                                "Click to see the pages.\n" + "\n".join(urls[:10]))
         if [self.urls.item(i).text() for i in range(self.urls.count())] != urls:
             self.urls.clear()

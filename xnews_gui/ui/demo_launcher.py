@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 from ..demo import DemoServer
 from . import icons
 

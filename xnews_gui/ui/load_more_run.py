@@ -6,7 +6,7 @@ to the bottom) again and again while new article links come, up to the profile's
 Each round: act (click or scroll), then count the article links every ``POLL_MS``; new ones start the
 next round at once; none within ``more.settle_s`` ends it ("done"), and so does the button going away
 ("no_button": everything is loaded). The limits (loads, links, seconds) end it too, with the page as it
-is then (``core.load_more.MoreResult.at_limit``: the crawl warns). The page's DOM goes to ``on_done``.
+is then (``core.extraction.load_more.MoreResult.at_limit``: the crawl warns). The page's DOM goes to ``on_done``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 
 from PySide6.QtCore import QObject, QTimer
 
-from ..core.load_more import MoreResult
+from ..core.extraction.load_more import MoreResult
 
 POLL_MS = 100
 _RESCROLL_S = 1.0  # a page that missed a scroll event (it was busy loading) gets another

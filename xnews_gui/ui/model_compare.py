@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..services.model_registry import SHIPPED
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 from ..store.collation import topic_key
 
 BETTER, WORSE, WARN = QColor("#1e7e34"), QColor("#b3261e"), "#b9770e"

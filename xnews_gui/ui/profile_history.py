@@ -2,7 +2,7 @@
 
 Each row is one version (number, when, why it was saved). Selecting a row (or "Diff") says what
 changed from that version to the current profile, field by field and rule by rule
-(core/profile_diff.py); "JSON diff" shows the raw unified diff of the two JSON texts;
+(core/profile/profile_diff.py); "JSON diff" shows the raw unified diff of the two JSON texts;
 "Revert to this version" makes it current again, written in the background
 (``store_ops.write``), and recorded as a new version, so a revert can be undone too.
 """
@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QTextBrowser, QVBoxLayout,
 )
 
-from ..core.profile import Profile, ProfileError
-from ..core.profile_diff import diff_profiles
+from ..core.profile.profile import Profile, ProfileError
+from ..core.profile.profile_diff import diff_profiles
 from ..store import Store
 from . import store_ops
-from .run_history import _local
+from .run_history import local_time
 
 NUMBER_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("Version", "Saved", "Why")
@@ -97,7 +97,7 @@ class ProfileHistory(QDialog):
         self.table.setRowCount(len(versions))
         for row, v in enumerate(versions):
             items = (QTableWidgetItem(f"{v.number}" + ("  (current)" if row == 0 else "")),
-                     QTableWidgetItem(_local(v.at)), QTableWidgetItem(v.reason))
+                     QTableWidgetItem(local_time(v.at)), QTableWidgetItem(v.reason))
             items[0].setData(NUMBER_ROLE, v.number)
             for col, item in enumerate(items):
                 self.table.setItem(row, col, item)

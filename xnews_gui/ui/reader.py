@@ -9,8 +9,8 @@ from PySide6.QtWebEngineCore import QWebEngineLoadingInfo
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
 from PySide6.QtWebEngineWidgets import QWebEngineView
 
-from ..core.sanitize import image_urls
-from ..core.topics import DISPLAY_NAMES, display_name, label_from_text
+from ..core.extraction.sanitize import image_urls
+from ..core.text.topics import DISPLAY_NAMES, display_name, label_from_text
 from ..store import Store
 from ..store.collation import vi_sorted
 from ..store.repo import article_dict

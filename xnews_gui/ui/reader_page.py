@@ -13,8 +13,8 @@ from typing import Callable
 import lxml.html
 from lxml import etree
 
-from ..core.sanitize import sanitize_html
-from ..core.topics import display_name
+from ..core.extraction.sanitize import sanitize_html
+from ..core.text.topics import display_name
 from ..paths import RESOURCES
 
 SCHEME = "xnews"
@@ -130,7 +130,7 @@ def empty_page(message: str, css: str | None = None) -> str:
 
 
 def _srcs(html: str) -> set[str]:
-    from ..core.sanitize import image_urls
+    from ..core.extraction.sanitize import image_urls
 
     return set(image_urls(html))
 

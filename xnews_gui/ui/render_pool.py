@@ -68,10 +68,10 @@ class _Blocker(QWebEngineUrlRequestInterceptor):
 class _Job:
     def __init__(self, url: str, wait_for: str, timeout_s: float, more=None, count: str = ""):
         self.url, self.wait_for, self.timeout_s = url, wait_for, timeout_s
-        self.more, self.count = more, count  # a list page that loads more (core.profile_settings.MoreSettings)
+        self.more, self.count = more, count  # a list page that loads more (core.profile.profile_settings.MoreSettings)
         self.html = ""
         self.error = ""
-        self.result = None  # core.load_more.MoreResult of a load-more job
+        self.result = None  # core.extraction.load_more.MoreResult of a load-more job
         self.done = threading.Event()
 
 
@@ -271,7 +271,7 @@ class RenderPool(QObject):
         return job.html
 
     def load_more(self, url: str, more, count: str, timeout_s: float | None = None):
-        """The list page at ``url`` after loading more (``core.load_more.MoreResult``): its "Xem thêm"
+        """The list page at ``url`` after loading more (``core.extraction.load_more.MoreResult``): its "Xem thêm"
         button clicked or the page scrolled while new ``count`` matches (article links) come, within
         ``more``'s limits. Blocks, as ``render`` does; RenderError when the page cannot be had."""
         if threading.current_thread() is threading.main_thread() and self.thread().isCurrentThread():

@@ -26,7 +26,7 @@ STATUS_TEXT = {
 }
 
 
-def _local(when) -> str:
+def local_time(when) -> str:
     if not isinstance(when, datetime):
         try:
             when = datetime.fromisoformat(str(when))
@@ -53,7 +53,7 @@ def field_health(stats_json: str) -> str:
 
 def read_runs(store: Store, limit: int = 50) -> list[tuple]:
     """(started, profile, status, pages, articles, errors, degraded fields) of the latest runs, newest first."""
-    return [(_local(r.started), r.profile, r.status, r.pages, r.articles, r.errors, field_health(r.stats_json))
+    return [(local_time(r.started), r.profile, r.status, r.pages, r.articles, r.errors, field_health(r.stats_json))
             for r in store.recent_runs(limit)]
 
 

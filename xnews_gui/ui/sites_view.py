@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from ..core.profile import Profile, ProfileError
+from ..core.profile.profile import Profile, ProfileError
 from ..store import Store
 from . import store_ops
 from .crawl_schedule import mark_scheduled, schedule_texts

@@ -10,8 +10,8 @@ from __future__ import annotations
 from itertools import chain
 
 from ..classify.domain import out_of_domain
-from ..core.text import phrases
-from ..core.topics import display_name
+from ..core.text.text import phrases
+from ..core.text.topics import display_name
 
 NO_TOPIC = "—"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
-from ..core.profile import Profile
+from ..core.profile.profile import Profile
 
 
 class UnsavedGuard:

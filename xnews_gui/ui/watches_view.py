@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
-from ..core.topics import display_name
+from ..core.text.topics import display_name
 from ..services.watches import feed_path, write_feed
 from ..store import Store
 from ..store.watches import WatchError

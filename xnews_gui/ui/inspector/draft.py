@@ -6,12 +6,12 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ...core.alternatives import place
-from ...core.chain import FieldChain
-from ...core.profile import FIELDS, LinkRule, Profile
-from ...core.rules import Rule, RuleError, css_to_xpath, element_text, parse_html
-from ...core.selectors import induce, induce_links, locate
-from ...core.urls import absolute, in_scope
+from ...core.induction.alternatives import place
+from ...core.profile.chain import FieldChain
+from ...core.profile.profile import FIELDS, LinkRule, Profile
+from ...core.profile.rules import Rule, RuleError, css_to_xpath, element_text, parse_html
+from ...core.induction.selectors import induce, induce_links, locate
+from ...core.text.urls import absolute, in_scope
 
 # (key, toolbar label); "articles" and "sections"/"next" become the profile's link rules
 PICK_FIELDS = (

@@ -10,7 +10,7 @@ import threading
 
 from PySide6.QtCore import QThreadPool
 
-from ...core.encoding import decode_html
+from ...core.text.encoding import decode_html
 from ...crawl.fetcher import Fetcher, FetchLimits
 from ...services.pages import fetch_html
 from .. import workers

@@ -2,7 +2,7 @@
 
 Flow: a field button turns on pick mode in the page; a click comes back over the
 bridge as an element description; the rendered DOM (``toHtml``) plus the
-element's XPath go to ``core.selectors`` in a worker; the best rule lands in the
+element's XPath go to ``core.induction.selectors`` in a worker; the best rule lands in the
 draft profile; every rule is then re-checked on the raw HTML of the same URL
 (requests, in a worker) and the preview grid re-extracts 3-5 article pages.
 """
@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QTimer, Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from ...core.profile import Profile, RenderSettings
-from ...core.rules import Rule, RuleError
-from ...core.selectors import suggest_from_metadata
+from ...core.profile.profile import Profile, RenderSettings
+from ...core.profile.rules import Rule, RuleError
+from ...core.induction.selectors import suggest_from_metadata
 from .. import workers
 from .bridge import PickerBridge, install_picker, run_picker
 from .browser import BrowserPane
@@ -359,7 +359,7 @@ class Inspector(PickMode, QWidget):
             self._say(f"Could not load {self.browser.url()}.")
             return
         url = self.browser.url()
-        self._with_dom(url, lambda html: self._dom_ready(url, html))
+        self.with_dom(url, lambda html: self._dom_ready(url, html))
 
     def _dom_ready(self, url: str, html: str) -> None:
         if url != self.browser.url():

@@ -19,9 +19,9 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction
 
-from ...core.load_more import applies, button_selector, count_selector
-from ...core.profile import Profile
-from ...core.profile_settings import MoreSettings
+from ...core.extraction.load_more import applies, button_selector, count_selector
+from ...core.profile.profile import Profile
+from ...core.profile.profile_settings import MoreSettings
 from .bridge import PickedElement
 
 KEY = "more"
@@ -78,7 +78,7 @@ class LoadMorePick(QObject):
         if field != KEY or negative or inspector.browser.on_start_page():
             return
         url = inspector.browser.url()
-        inspector._with_dom(url, lambda html: self._use_button(url, html, element))
+        inspector.with_dom(url, lambda html: self._use_button(url, html, element))
 
     def _use_button(self, url: str, html: str, element: PickedElement) -> None:
         inspector = self.inspector
@@ -138,7 +138,7 @@ class LoadMorePick(QObject):
         return fetch
 
     def load(self, profile: Profile | None):
-        """``load_more(url) -> MoreResult`` for ``core.coverage`` (None: the profile does not load more)."""
+        """``load_more(url) -> MoreResult`` for ``core.induction.coverage`` (None: the profile does not load more)."""
         if profile is None or profile.more is None:
             return None
         pool = self.pool()

@@ -19,7 +19,7 @@ from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtNetwork import QNetworkCookie
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
-from ...core.profile import Profile
+from ...core.profile.profile import Profile
 from ...crawl.cookies import MAX_COOKIES, Cookie, CookieError, CookieFile, cookies_path
 from .. import qt_cookies
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QTimer, Slot
 from PySide6.QtGui import QAction
 
-from ...core.rules import RuleError, css_to_xpath
+from ...core.profile.rules import RuleError, css_to_xpath
 from .. import workers
 from . import start_page
 from .bridge import PickedElement, run_picker
@@ -126,16 +126,16 @@ class PickMode:
         url = self.browser.url()
         self._say(f"{'Rejected' if negative else 'Picked'} {element.crumb.rsplit(' > ', 1)[-1]} for "
                   f"{label_for(field)}; generating a rule\u2026")
-        self._with_dom(url, lambda html: self._induce(field, url, html, element, negative))
+        self.with_dom(url, lambda html: self._induce(field, url, html, element, negative))
 
-    def _with_dom(self, url: str, then, tries: int = 8) -> None:
+    def with_dom(self, url: str, then, tries: int = 8) -> None:
         """The rendered DOM of the page shown. Chromium now and then answers ``toHtml`` with an
         empty document while it is busy: ask again shortly (a pick must not learn from nothing)."""
         def got(html: str) -> None:
             if url != self.browser.url():
                 return
             if tries > 1 and "<body></body>" in html[:200] and len(html) < 200:
-                QTimer.singleShot(100, lambda: self._with_dom(url, then, tries - 1))
+                QTimer.singleShot(100, lambda: self.with_dom(url, then, tries - 1))
                 return
             then(html)
         self.view.page().toHtml(got)

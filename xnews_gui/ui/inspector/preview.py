@@ -7,7 +7,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from ...core.profile import FIELDS
+from ...core.profile.profile import FIELDS
 from .. import workers
 from .draft import label_for
 from .sample import PreviewRow, build_preview, fully_extracted, layout_fill

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...core.profile import Profile
-from ...core.rules import Rule
+from ...core.profile.profile import Profile
+from ...core.profile.rules import Rule
 from ...crawl.discovery import SiteReport, discover
 from ...crawl.fetcher import FetchError, Fetcher
 from .. import workers

@@ -2,7 +2,7 @@
 
 Where a field fails: on pages of the preview (a value that does not fit the field's content
 profile, or none), or on the pages a crawl flagged (summary ``degraded_fields``, read from the
-profile's last run). ``core.repair.propose_repair`` looks for a rule that fits on those pages (in
+profile's last run). ``core.induction.repair.propose_repair`` looks for a rule that fits on those pages (in
 a worker); the bar shows it with the values before and after on each failing page, a button that
 opens a failing page with the proposed rule's matches tinted, and one button that accepts it.
 """
@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from ...core.extract import html_to_text
-from ...core.profile import FIELDS
-from ...core.repair import Repair, propose_repair
+from ...core.extraction.extract import html_to_text
+from ...core.profile.profile import FIELDS
+from ...core.induction.repair import Repair, propose_repair
 from .. import workers
 from .draft import label_for, short
 

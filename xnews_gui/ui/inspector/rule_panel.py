@@ -8,7 +8,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from ...core.rules import Rule, RuleError
+from ...core.profile.rules import Rule, RuleError
 from .draft import RuleCheck, label_for
 
 COLUMNS = ("Field", "Selector", "Kind", "Take", "Matches", "Value")

@@ -3,7 +3,7 @@
 Article links come from the list page, from a few of the list pages its rules lead to (sections, next
 pages) and from the site's sitemap (the profile's, else ``/sitemap.xml``), taken in turn from each
 source so that a second template shows before a crawl. Each previewed page gets its layout (the
-template's skeleton, ``core.fingerprint.page_layout``): pages are grouped by it and each group's fill
+template's skeleton, ``core.induction.fingerprint.page_layout``): pages are grouped by it and each group's fill
 is counted. No Qt here: it runs in a worker.
 """
 
@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 from urllib.parse import urlsplit
 
-from ...core.extract import extract
-from ...core.fingerprint import page_layout, same_layout
-from ...core.links import article_url, page_links
-from ...core.profile import FIELDS, Profile
-from ...core.rules import parse_html
+from ...core.extraction.extract import extract
+from ...core.induction.fingerprint import page_layout, same_layout
+from ...core.extraction.links import article_url, page_links
+from ...core.profile.profile import FIELDS, Profile
+from ...core.profile.rules import parse_html
 from .draft import short
 
 LIST_PAGES = 4  # list pages read beside the first one (sections, next pages)
@@ -110,7 +110,7 @@ def same_image_everywhere(rows) -> bool:
 def image_outside(profile: Profile, html: str, url: str) -> bool:
     """The image the profile's image rule takes stands outside the article (the part of the page that holds
     its title and its body)."""
-    from ...core.rules import RuleError
+    from ...core.profile.rules import RuleError
 
     rules = {name: profile.fields.get(name) for name in ("image", "title", "body")}
     if any(r is None or r.kind not in ("css", "xpath") for r in rules.values()):

@@ -2,7 +2,7 @@
 
 A site is start pages, list pages and article pages. The start pages are shown and editable here;
 *Use this page* takes the page in view; *Check coverage* follows the link rules from the start pages a
-few levels (``core.coverage``, in a worker, politely) and says "reaches N list pages and M article
+few levels (``core.induction.coverage``, in a worker, politely) and says "reaches N list pages and M article
 links", in orange when something looks wrong.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from ...core.coverage import Coverage, check_coverage
-from ...core.profile import Profile
+from ...core.induction.coverage import Coverage, check_coverage
+from ...core.profile.profile import Profile
 from .. import workers
 
 

@@ -1,4 +1,4 @@
-"""At Save, the picked fields' rules are learned again from the site (``core.selectors.induce_profile``).
+"""At Save, the picked fields' rules are learned again from the site (``core.induction.selectors.induce_profile``).
 
 A pick induces a rule from the clicked page alone (fast, while the person clicks). At Save the
 clicks are induced once more with the preview's article pages as unlabeled siblings: the rule
@@ -6,7 +6,7 @@ that holds on those pages wins, a one-paragraph body pick is widened to the whol
 fallbacks and metadata anchors form each field's chain, a content profile is stored for
 verification, and share/related blocks inside the body become remove rules. Clicks on pages of
 other layouts are learned each on its own page and join the chain as alternatives
-(``core.alternatives``): nothing learned replaces a rule that works elsewhere in silence - the
+(``core.induction.alternatives``): nothing learned replaces a rule that works elsewhere in silence - the
 values that change on pages that worked are returned (``changes``) for the person to approve.
 ``notes`` tell the person what changed. No Qt here: the job runs in a worker.
 """
@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ...core.alternatives import merge_expect, place, value_with
-from ...core.chain import MAX_CHAIN, FieldChain
-from ...core.extract import extract
-from ...core.profile import FIELDS, Profile
-from ...core.rules import normalize_space
-from ...core.selectors import induce_profile
-from ...core.verify import words
+from ...core.induction.alternatives import merge_expect, place, value_with
+from ...core.profile.chain import MAX_CHAIN, FieldChain
+from ...core.extraction.extract import extract
+from ...core.profile.profile import FIELDS, Profile
+from ...core.text.text import normalize_space
+from ...core.induction.selectors import induce_profile
+from ...core.profile.verify import words
 from .draft import Draft
 
 MAX_SIBLINGS = 6

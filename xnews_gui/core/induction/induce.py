@@ -30,14 +30,15 @@ from collections import Counter
 from urllib.parse import urlsplit
 
 from . import bodyblocks, induce_body
-from .candidates import _candidates, _Pages, _Target, _adjust, element_xpath, locate, take_for
-from .chain import FieldChain
+from .candidates import css_candidates, Pages, Target, adjust_click, element_xpath, locate, take_for
+from ..profile.chain import FieldChain
 from .fingerprint import fingerprint
-from .metadata import ANCHORS, PAGE_TITLE, learn_title_suffix
-from .profile import FIELDS, Profile
-from .rules import Rule, RuleError, element_text, normalize_space
+from ..extraction.metadata import ANCHORS, PAGE_TITLE, learn_title_suffix
+from ..profile.profile import FIELDS, Profile
+from ..profile.rules import Rule, RuleError, element_text
+from ..text.text import normalize_space
 from .structural import blocks_candidates, has_tbody, structural_candidates, unwrap_tbody
-from .verify import ContentProfile, agreement, words
+from ..profile.verify import ContentProfile, agreement, words
 
 MAX_FALLBACKS = 3
 
@@ -100,7 +101,7 @@ _BARE = {"b", "i", "u", "em", "strong", "span", "font", "div", "td", "tr", "tabl
 def _pool(el, field: str) -> list[tuple[str, str, float]]:
     """(kind, selector, cost) candidates for a clicked element: its CSS hooks (structural XPaths are the
     second pool, see ``_best``). A bare generic tag ("b", "div") takes the first of its kind: dearer."""
-    return [("css", css, cost + (2.0 if css in _BARE else 0.0)) for css, cost in _candidates(el)]
+    return [("css", css, cost + (2.0 if css in _BARE else 0.0)) for css, cost in css_candidates(el)]
 
 
 STRUCTURAL_COST = 2.5  # a structural XPath wins over a CSS hook only where the hook fails on siblings
@@ -266,7 +267,7 @@ def _induce_field(pages, field, want: list, doc, sibling_docs, notes, found=None
         el = _counterpart(field, other_doc, reference)
         if el is None:
             continue
-        other_want = [_adjust(el, field)]
+        other_want = [adjust_click(el, field)]
         if field == "body":
             main = main_of.get(id(other_doc))
             other_want, _ = induce_body.story_selection(other_want[0], main)
@@ -278,7 +279,7 @@ def _induce_field(pages, field, want: list, doc, sibling_docs, notes, found=None
         if alt and all(r.selector != alt[0][2] for r in rules):
             rules.append(Rule(kind=alt[0][1], selector=alt[0][2], take=take_for(field, other_want[0])))
             if found is not None:
-                found.append((rules[-1], _Target(other_doc, other_want[0]), len(other_want)))
+                found.append((rules[-1], Target(other_doc, other_want[0]), len(other_want)))
             notes.append(f"{field}: a sibling page has another layout: added fallback {alt[0][2]!r}")
     return rules, reference, failing
 
@@ -301,7 +302,7 @@ def _clicked_element(pages, field: str, html: str, xpath: str, notes: list, site
         raise ValueError(f"the clicked element {xpath!r} is not in the page as lxml parses it")
     if not site_has_tbody:  # the browser's rows in <tbody>: the site's own HTML has none
         unwrap_tbody(doc)
-    el = _adjust(el, field)
+    el = adjust_click(el, field)
     if field == "title":
         copy = _headline_copy(el, doc)
         if copy is not el:
@@ -326,7 +327,7 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
     Every clicked field gets a rule.
     """
     notes = notes if notes is not None else []
-    pages = _Pages()
+    pages = Pages()
     sibling_html = [h for h in siblings if h and h.strip()]
     sibling_docs = [pages.doc(h) for h in sibling_html]
     site_has_tbody = any(has_tbody(d) for d in sibling_docs)
@@ -351,10 +352,10 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         if not rules:
             notes.append(f"{field}: no selector found")
             continue
-        target = _Target(doc, want[0])
+        target = Target(doc, want[0])
         if field == "body":
             for block in want:
-                removes += induce_body.refine(pages, rules[0], _Target(doc, block), sibling_docs, notes)
+                removes += induce_body.refine(pages, rules[0], Target(doc, block), sibling_docs, notes)
             for rule, other, _ in found:
                 removes += induce_body.refine(pages, rule, other, [d for d in [doc] + sibling_docs if d is not other.doc],
                                               notes)

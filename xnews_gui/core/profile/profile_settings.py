@@ -56,7 +56,7 @@ class CrawlSettings:
             raise ProfileError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         data = dict(data)
         if "focus_topics" in data:
-            data["focus_topics"] = tuple(_str_list(data["focus_topics"], f"{where}.focus_topics"))
+            data["focus_topics"] = tuple(string_list(data["focus_topics"], f"{where}.focus_topics"))
         s = cls(**data)
         if s.strategy not in STRATEGIES:
             raise ProfileError(f"{where}.strategy: {s.strategy!r} is not one of {', '.join(STRATEGIES)}")
@@ -150,7 +150,7 @@ class MoreSettings:
             raise RuleError("more: either 'click' (the button's CSS selector) or 'scroll': true, not both")
         if click:
             Rule(kind="css", selector=click).check("more.click")
-        pages = tuple(_str_list(data.get("pages", []), "more.pages"))
+        pages = tuple(string_list(data.get("pages", []), "more.pages"))
         for pattern in pages:
             try:
                 check_pattern(pattern)
@@ -192,7 +192,7 @@ class SelfTest:
         return out
 
 
-def _str_list(value: Any, where: str, required: bool = False) -> list[str]:
+def string_list(value: Any, where: str, required: bool = False) -> list[str]:
     if value is None:
         value = []
     if isinstance(value, str):

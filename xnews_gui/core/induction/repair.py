@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .candidates import element_xpath
-from .extract import extract
+from ..extraction.extract import extract
 from .fingerprint import best_match
-from .metadata import ANCHORS
-from .profile import Profile
-from .rules import Rule, RuleError, parse_html
+from ..extraction.metadata import ANCHORS
+from ..profile.profile import Profile
+from ..profile.rules import Rule, RuleError, parse_html
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Repair:
 
     def apply(self, profile: Profile) -> Profile:
         """The profile with the repaired rule first in the field's chain (the old rules follow)."""
-        from .chain import FieldChain
+        from ..profile.chain import FieldChain
 
         if self.remove:
             profile = profile.with_(remove=profile.remove + tuple(r for r in self.remove if r not in profile.remove))
@@ -99,12 +99,12 @@ def _same_everywhere(name: str, values: list[str]) -> bool:
 def _body_removes(rule: Rule, pages_html: list[str]) -> tuple:
     """Remove rules inside the repaired body container, as induction learns them (the first failing page is
     the example, the others its siblings)."""
-    from .candidates import _Pages, _Target
+    from .candidates import Pages, Target
     from .induce_body import refine
 
-    pages = _Pages()
+    pages = Pages()
     docs = [pages.doc(h) for h in pages_html]
     found = pages.select(rule.kind, rule.selector, docs[0])
     if not found:
         return ()
-    return tuple(refine(pages, rule, _Target(docs[0], found[0]), docs[1:], []))
+    return tuple(refine(pages, rule, Target(docs[0], found[0]), docs[1:], []))

@@ -15,9 +15,12 @@ import lxml.html
 from cssselect import GenericTranslator, SelectorError
 from lxml import etree
 
+from ..text.text import normalize_space
 from .css_walk import TagWalk
 from .images import image_source
+from .jsonld import check_key, jsonld_values
 from .patterns import PatternError, check_pattern, compile_pattern
+from .xpath_names import check_xpath_names
 
 KINDS = ("css", "xpath", "regex", "markers", "jsonld")
 
@@ -113,8 +116,6 @@ class Rule:
             text = html if isinstance(html, str) else to_text(html)
             values = _apply_text_rule(self, text)
         elif self.kind == "jsonld":
-            from .metadata import jsonld_values
-
             _compiled(self)
             doc = html if isinstance(html, etree._Element) else parse_html(html, url)
             values = jsonld_values(doc, self.selector)
@@ -140,7 +141,7 @@ class Rule:
 def to_text(data) -> str:
     if isinstance(data, str):
         return data
-    from .encoding import decode_html
+    from ..text.encoding import decode_html
 
     return decode_html(data)[0]
 
@@ -152,7 +153,7 @@ def parse_html(html, url: str | None = None):
     if not html or not html.strip():
         html = "<html><body></body></html>"
     # lxml refuses str input that declares an encoding
-    html = _XML_DECL.sub("", html, count=1)
+    html = XML_DECLARATION.sub("", html, count=1)
     try:
         doc = lxml.html.document_fromstring(html, base_url=url)
     except (etree.ParserError, ValueError):
@@ -160,7 +161,7 @@ def parse_html(html, url: str | None = None):
     return doc
 
 
-_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 
 
 @lru_cache(maxsize=2048)
@@ -193,8 +194,6 @@ def _compiled(rule: Rule):
     if not isinstance(rule.selector, str) or not rule.selector.strip():
         raise RuleError(f"empty {rule.kind} selector")
     if rule.kind == "jsonld":
-        from .metadata import check_key
-
         try:
             check_key(rule.selector)
         except ValueError as exc:
@@ -211,7 +210,10 @@ def _compiled(rule: Rule):
             return walk
     path = _class_steps_by_attribute(css_to_xpath(rule.selector)) if rule.kind == "css" else rule.selector
     if rule.kind == "xpath":
-        _check_xpath_names(rule.selector)
+        try:
+            check_xpath_names(rule.selector)
+        except ValueError as exc:
+            raise RuleError(str(exc)) from None
     try:
         compiled = etree.XPath(path)
         if rule.kind == "xpath":
@@ -222,30 +224,6 @@ def _compiled(rule: Rule):
 
 
 _EMPTY_PAGE = etree.fromstring("<html><head/><body/></html>")
-
-
-# XPath 1.0's function library, which is all a rule's XPath may call: libxml2 compiles any other
-# name (and any $variable) and fails only when a page makes it evaluate them.
-_XPATH_FUNCTIONS = frozenset(
-    "last position count id local-name namespace-uri name string concat starts-with contains substring-before "
-    "substring-after substring string-length normalize-space translate boolean not true false lang number sum "
-    "floor ceiling round".split())
-_NODE_TESTS = frozenset({"node", "text", "comment", "processing-instruction"})
-_XPATH_LITERAL = re.compile(r"\"[^\"]*\"|'[^']*'")
-_XPATH_CALL = re.compile(r"(?<![\w.:-])([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*\(")
-_XPATH_VARIABLE = re.compile(r"\$\s*([A-Za-z_][\w.:-]*)")
-
-
-def _check_xpath_names(selector: str) -> None:
-    """Refuse an XPath that calls a function XPath 1.0 does not define or reads a variable."""
-    code = _XPATH_LITERAL.sub('""', selector)
-    variable = _XPATH_VARIABLE.search(code)
-    if variable:
-        raise RuleError(f"invalid XPath {selector!r}: variables such as ${variable[1]} are not allowed")
-    for name in _XPATH_CALL.findall(code):
-        if name not in _XPATH_FUNCTIONS and name not in _NODE_TESTS:
-            raise RuleError(f"invalid XPath {selector!r}: unknown function {name}() "
-                            f"(XPath 1.0's functions only, such as contains() or normalize-space())")
 
 
 # cssselect's step for a bare class (".lead", "div .lead"): every element of the tree evaluates the
@@ -332,21 +310,6 @@ def fragment_text(fragment: str) -> str:
     except (etree.ParserError, ValueError):
         return normalize_space(re.sub(r"<[^>]*>", " ", fragment))
     return element_text(el)
-
-
-_WS = re.compile(r"\s+")
-
-
-def normalize_space(text: str) -> str:
-    """``" ".join(text.split())``. A text that is already single-spaced is returned as it is, unsplit:
-    every whitespace character but the space is unprintable (tested), so a printable text without
-    a double space and without a space at either end has nothing to change."""
-    if not text:
-        return ""
-    if text.isprintable() and "  " not in text and text[0] != " " and text[-1] != " ":
-        return text if type(text) is str else str(text)  # never an lxml "smart" string
-    # str.split() and the regex's \s agree on what whitespace is (Py_UNICODE_ISSPACE); split is faster
-    return " ".join(text.split())
 
 
 _SKIP_TEXT = {"script", "style", "noscript", "template"}

@@ -10,15 +10,16 @@ from dataclasses import asdict, dataclass, field
 import lxml.html
 from lxml import etree
 
-from .dates import parse_date
-from .profile import FIELDS, Profile
-from .rules import Rule, RuleError, element_text, normalize_space
+from ..text.dates import parse_date
+from ..profile.profile import FIELDS, Profile
+from ..profile.rules import Rule, RuleError, element_text
+from ..text.text import normalize_space
 from .completeness import PageStory, body_problems, title_problems
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
-from .encoding import FetchedHtml
+from ..text.encoding import FetchedHtml
 from .html_text import fragment_text, holds, html_to_text, parse_fetched, parse_fragment, parse_page
-from .text import strip_control_chars_html_utf8
-from .urls import absolute, is_allowed_scheme
+from ..text.text import strip_control_chars_html_utf8
+from ..text.urls import absolute, is_allowed_scheme
 
 
 @dataclass
@@ -74,7 +75,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         if isinstance(html, FetchedHtml):
             text, utf8 = html.text, html.utf8
         elif isinstance(html, bytes):
-            from .encoding import decode_html
+            from ..text.encoding import decode_html
 
             text, utf8 = decode_html(html, content_type)[0], None
         else:

@@ -1,5 +1,5 @@
 """How much of a site a profile's link rules reach: follow them from the start pages a few levels,
-politely and within limits, the way the crawl will (``core.links``), and say what was found.
+politely and within limits, the way the crawl will (``core.extraction.links``), and say what was found.
 
     report = check_coverage(profile, fetch)     # fetch(url) -> html; runs off the GUI thread
     check_coverage(profile, fetch, load_more=pool_load)   # list pages that load more: load_more(url) -> MoreResult
@@ -14,11 +14,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .extract import extract
-from .links import page_links
-from .load_more import applies
-from .profile import LinkRule, Profile
-from .urls import UrlError, canonical
+from ..extraction.extract import extract
+from ..extraction.links import page_links
+from ..extraction.load_more import applies
+from ..profile.profile import LinkRule, Profile
+from ..text.urls import UrlError, canonical
 
 MAX_PAGES = 40  # list pages read at most
 MAX_DEPTH = 3  # list-link levels below the start pages

@@ -10,7 +10,7 @@ Candidates are ``(kind, selector, cost)``; every XPath here is tbody-free (pages
 
 from __future__ import annotations
 
-from .candidates import _classes, _quote, is_generated
+from .candidates import stable_classes, quoted, is_generated
 
 _LANDMARKS = ("main", "article", "header", "footer", "nav", "aside", "section", "form", "h1")
 # attributes that 2005 layouts hang their look on: as stable as classes on such pages
@@ -31,7 +31,7 @@ def has_tbody(doc) -> bool:
 
 
 def class_test(name: str) -> str:
-    return f"contains(concat(' ', normalize-space(@class), ' '), {_quote(' ' + name + ' ')})"
+    return f"contains(concat(' ', normalize-space(@class), ' '), {quoted(' ' + name + ' ')})"
 
 
 def anchor_xpath(el) -> str | None:
@@ -39,11 +39,11 @@ def anchor_xpath(el) -> str | None:
     tag = el.tag
     ident = el.get("id")
     if ident and not is_generated(ident):
-        return f"//*[@id={_quote(ident)}]"
+        return f"//*[@id={quoted(ident)}]"
     prop = (el.get("itemprop") or "").split()
     if prop and not is_generated(prop[0]):
-        return f"//*[@itemprop={_quote(prop[0])}]"
-    classes = _classes(el)
+        return f"//*[@itemprop={quoted(prop[0])}]"
+    classes = stable_classes(el)
     if classes:
         return f"//{tag}[{class_test(classes[0])}]"
     if tag in _LANDMARKS:
@@ -51,7 +51,7 @@ def anchor_xpath(el) -> str | None:
     for attr in _PRESENTATIONAL:
         value = el.get(attr)
         if value and len(value) <= 20 and "'" not in value:
-            return f"//{tag}[@{attr}={_quote(value)}]"
+            return f"//{tag}[@{attr}={quoted(value)}]"
     return None
 
 
@@ -136,9 +136,9 @@ def blocks_candidates(blocks, parent_candidates) -> list[tuple[str, str, float]]
     tag = blocks[0].tag
     if any(b.tag != tag for b in blocks):
         return []
-    shared = set(_classes(blocks[0]))
+    shared = set(stable_classes(blocks[0]))
     for b in blocks[1:]:
-        shared &= set(_classes(b))
+        shared &= set(stable_classes(b))
     steps = []
     if shared:
         name = sorted(shared)[0]
@@ -152,7 +152,7 @@ def blocks_candidates(blocks, parent_candidates) -> list[tuple[str, str, float]]
     for kind, selector, cost in parent_candidates:
         path = selector
         if kind == "css":
-            from .rules import RuleError, css_to_xpath
+            from ..profile.rules import RuleError, css_to_xpath
 
             try:
                 path = css_to_xpath(selector)

@@ -7,9 +7,8 @@ new page most similar to the fingerprint is a repair candidate.
 
 from __future__ import annotations
 
-from .rules import element_text
-
-_KEYS = {"tag", "id", "classes", "path", "parent", "siblings", "words"}
+from ..profile.rules import element_text
+from .candidates import stable_classes
 
 
 def fingerprint(el) -> dict:
@@ -25,12 +24,6 @@ def fingerprint(el) -> dict:
         "siblings": siblings,
         "words": len(element_text(el).split()),
     }
-
-
-def check(data, where: str) -> dict:
-    if not isinstance(data, dict) or set(data) - _KEYS:
-        raise ValueError(f"{where}: expected an object with keys {', '.join(sorted(_KEYS))}")
-    return data
 
 
 def _label(el) -> str:
@@ -90,8 +83,6 @@ _LAYOUT_DEPTH = 6
 def page_layout(doc) -> frozenset:
     """The page's skeleton: block elements down to a few levels under <body>, by depth, tag and stable
     classes (what a template writes, not what a story holds). Pages of one template share most of it."""
-    from .candidates import _classes  # (candidates imports nothing of this module)
-
     body = doc.find("body") if doc.tag == "html" else doc
     if body is None:
         return frozenset()
@@ -103,7 +94,7 @@ def page_layout(doc) -> frozenset:
             for child in node:
                 tag = child.tag
                 if isinstance(tag, str) and tag in _LAYOUT_TAGS:
-                    out.add(f"{depth}:{tag}" + "".join(f".{c}" for c in sorted(_classes(child))[:3]))
+                    out.add(f"{depth}:{tag}" + "".join(f".{c}" for c in sorted(stable_classes(child))[:3]))
                     below.append(child)
         level = below[:400]
     return frozenset(out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .completeness import story_chars, teaser_block, story_coverage, tokens
-from .rules import element_text
+from ..profile.rules import element_text
 
 ENOUGH = 0.85  # the click holds this share of the main text: it is the story
 BETTER = 0.03  # another selection must agree with the main text by this much more (F1) to replace the click

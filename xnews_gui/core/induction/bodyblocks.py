@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .candidates import DATA_HOOKS, _classes, _quote, is_generated
-from .rules import element_text
+from .candidates import DATA_HOOKS, stable_classes, quoted, is_generated
+from ..profile.rules import element_text
 
 _CONTAINERS = ("div", "article", "section", "main", "td", "span", "font", "center", "blockquote", "form")
 _BOILER_WORDS = re.compile(
@@ -100,7 +100,7 @@ def boilerplate_blocks(container, other_texts: set[str] = frozenset()) -> list:
 
 
 _MEDIA = ("img", "picture", "video", "iframe", "svg", "figure")
-_HEADER_MAX = 150  # characters of a dateline, byline or kicker
+HEADER_MAX = 150  # characters of a dateline, byline or kicker
 
 
 def header_blocks(container) -> list:
@@ -122,7 +122,7 @@ def header_blocks(container) -> list:
         if any(a in out for a in el.iterancestors()):
             continue
         text = element_text(el)
-        if text and len(text) <= _HEADER_MAX and el.find(".//img") is None and el.find(".//video") is None:
+        if text and len(text) <= HEADER_MAX and el.find(".//img") is None and el.find(".//video") is None:
             out.append(el)
     return out
 
@@ -131,17 +131,17 @@ def block_selector(block, container: str, kind: str = "css") -> str | None:
     """A selector for a boilerplate block, scoped to the body container's (css or xpath, as the container's)."""
     ident = block.get("id")
     if ident and not is_generated(ident):
-        return f"{container} #{ident}" if kind == "css" else f"{container}//*[@id={_quote(ident)}]"
+        return f"{container} #{ident}" if kind == "css" else f"{container}//*[@id={quoted(ident)}]"
     for attr in DATA_HOOKS:
         value = block.get(attr)
         if value and re.match(r"^[A-Za-z][A-Za-z-]{2,40}$", value):
-            return f"{container} [{attr}={_quote(value)}]" if kind == "css" else \
-                f"{container}//*[@{attr}={_quote(value)}]"
-    classes = [c for c in _classes(block) if _BOILER_WORDS.search(c)] or _classes(block)
+            return f"{container} [{attr}={quoted(value)}]" if kind == "css" else \
+                f"{container}//*[@{attr}={quoted(value)}]"
+    classes = [c for c in stable_classes(block) if _BOILER_WORDS.search(c)] or stable_classes(block)
     if classes:
         if kind == "css":
             return f"{container} {block.tag}.{classes[0]}"
-        return f"{container}//{block.tag}[contains(concat(' ', normalize-space(@class), ' '), {_quote(' ' + classes[0] + ' ')})]"
+        return f"{container}//{block.tag}[contains(concat(' ', normalize-space(@class), ' '), {quoted(' ' + classes[0] + ' ')})]"
     if block.tag in ("aside", "nav", "form", "iframe", "button"):
         return f"{container} {block.tag}" if kind == "css" else f"{container}//{block.tag}"
     return None
@@ -149,4 +149,4 @@ def block_selector(block, container: str, kind: str = "css") -> str | None:
 
 __all__ = ["widen_paragraph_pick", "main_container", "boilerplate_blocks", "header_blocks", "block_selector",
            "link_density",
-           "paragraph_chars", "_quote"]
+           "paragraph_chars"]

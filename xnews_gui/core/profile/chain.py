@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .fingerprint import check as check_fingerprint
 from .rules import Rule, RuleError
 from .verify import ContentProfile
 
 MAX_CHAIN = 12
+# what ``induction.fingerprint`` records of the element a field was picked on
+FINGERPRINT_KEYS = {"tag", "id", "classes", "path", "parent", "siblings", "words"}
 
 
 @dataclass(frozen=True)
@@ -78,3 +79,9 @@ def field_from_dict(raw, where: str) -> tuple[Rule, FieldChain | None]:
         raise RuleError(str(exc)) from None
     chain = FieldChain(fallbacks=tuple(parsed[1:]), anchors=anchor_rules, expect=expect, fingerprint=fp)
     return parsed[0], (None if chain.empty else chain)
+
+
+def check_fingerprint(data, where: str) -> dict:
+    if not isinstance(data, dict) or set(data) - FINGERPRINT_KEYS:
+        raise ValueError(f"{where}: expected an object with keys {', '.join(sorted(FINGERPRINT_KEYS))}")
+    return data

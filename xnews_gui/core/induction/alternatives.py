@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .chain import FieldChain
-from .extract import extract
-from .profile import Profile
-from .rules import Rule, normalize_space
-from .verify import ContentProfile, words
+from ..profile.chain import FieldChain
+from ..extraction.extract import extract
+from ..profile.profile import Profile
+from ..profile.rules import Rule
+from ..text.text import normalize_space
+from ..profile.verify import ContentProfile, words
 
 Page = tuple  # (html, url, want): a clicked page and the field's value there
 

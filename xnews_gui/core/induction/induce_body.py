@@ -12,10 +12,10 @@ and the blocks inside it that are not the article (``remove`` rules).
 from __future__ import annotations
 
 from . import bodyblocks
-from .completeness import COVERED, covers_message, main_tokens, story_coverage, tokens
+from ..extraction.completeness import COVERED, covers_message, main_tokens, story_coverage, tokens
 from .candidates import element_xpath
-from .rules import Rule, RuleError, element_text
-from .story import f1, story_selection  # noqa: F401  (story_selection: induce asks it of other layouts)
+from ..profile.rules import Rule, RuleError, element_text
+from ..extraction.story import f1, story_selection  # noqa: F401  (story_selection: induce asks it of other layouts)
 
 MAX_SIBLING_MAIN = 6  # sibling pages whose main text is asked (the extractor is slow)
 
@@ -61,7 +61,7 @@ def nested(els: list) -> bool:
 
 def excess(els: list, reference: str) -> float:
     """0 when the matched elements say what the clicked container says, more when they add other text."""
-    from .verify import words
+    from ..profile.verify import words
 
     if nested(els):
         return 8.0
@@ -139,7 +139,7 @@ def refine(pages, rule: Rule, target, sibling_docs, notes) -> list[Rule]:
         per_page = [pages.select(rule.kind, css, d) for d in [target.doc, *sibling_docs]]
         matched = [m for found in per_page for m in found]
         if any(len(found) > 2 for found in per_page) or any(m is h for m in matched for h in holders) or any(
-                len(element_text(m)) > 2 * bodyblocks._HEADER_MAX or bodyblocks.paragraph_chars(m) for m in matched):
+                len(element_text(m)) > 2 * bodyblocks.HEADER_MAX or bodyblocks.paragraph_chars(m) for m in matched):
             continue
         seen.add(css)
         header.append(Rule(kind=rule.kind, selector=css, take="html"))

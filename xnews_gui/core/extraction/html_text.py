@@ -9,8 +9,9 @@ import threading
 import lxml.html
 from lxml import etree
 
-from .rules import _XML_DECL, normalize_space, parse_html
-from .text import strip_control_chars_html
+from ..profile.rules import XML_DECLARATION, parse_html
+from ..text.text import normalize_space
+from ..text.text import strip_control_chars_html
 
 
 def _utf8_html_parser():
@@ -29,7 +30,7 @@ _UTF8_HTML = _utf8_html_parser()
 
 def parse_page(text: str, data: bytes, url: str):
     """``parse_html(text, url)``, given the UTF-8 bytes that lxml would otherwise make of the text."""
-    if not data or text.isspace() or _XML_DECL.match(text):
+    if not data or text.isspace() or XML_DECLARATION.match(text):
         return parse_html(text, url)
     try:
         return lxml.html.document_fromstring(data, parser=_UTF8_HTML, base_url=url)
@@ -44,7 +45,7 @@ _REFERENCE_BYTES = re.compile(rb"&#(?:[xX]0*[0-9a-fA-F]{1,6}|0*[0-9]{1,7});?")
 
 
 def parse_fetched(page, url: str, references: bool = False):
-    """``parse_page(page.text, page.utf8, url)`` for a ``core.encoding.FetchedHtml``, without decoding
+    """``parse_page(page.text, page.utf8, url)`` for a ``core.text.encoding.FetchedHtml``, without decoding
     the page first when its bytes are a candidate: lxml parses them and reports invalid UTF-8 in its
     error log (tests/unit/test_fetched_html.py holds it to that); with nothing reported the page is
     valid UTF-8 and ``page.valid_utf8()`` is called, else the page is decoded to know. None when the

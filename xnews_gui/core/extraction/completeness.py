@@ -18,9 +18,9 @@ from collections import Counter
 from lxml import etree
 
 from .maintext import main_text_html
-from .metadata import jsonld_read, jsonld_values
-from .rules import normalize_space
-from .verify import agreement
+from ..profile.jsonld import jsonld_read, jsonld_values
+from ..text.text import normalize_space
+from ..profile.verify import agreement
 
 COVERED = 0.7  # a body holding less of the article's main text is incomplete
 BESIDE = 0.25  # story text beside the body above this share of the two: the main text is asked

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from lxml import etree
 
-from .rules import RuleError, css_to_xpath, element_text, parse_html
+from ..profile.rules import RuleError, css_to_xpath, element_text, parse_html
 
 LINK_FIELDS = ("articles", "links", "lists", "next")
 
@@ -126,7 +126,7 @@ def _class_cost(name: str) -> float:
     return 1.7
 
 
-def _classes(el) -> list[str]:
+def stable_classes(el) -> list[str]:
     return [c for c in (el.get("class") or "").split() if c.lower() not in _STATE and not is_generated(c)]
 
 
@@ -134,7 +134,7 @@ def _tag_cost(tag: str) -> float:
     return _SEMANTIC_TAGS.get(tag, 3.6)
 
 
-def _quote(value: str) -> str:
+def quoted(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
@@ -155,15 +155,15 @@ def _steps(el, for_target: bool) -> list[_Step]:
     prop = el.get("itemprop")
     if prop and _IDENT.match(prop.split()[0]):
         prop = prop.split()[0]
-        out.append(_Step(f"[itemprop={_quote(prop)}]", 1.0, True))
-        out.append(_Step(f"{tag}[itemprop={_quote(prop)}]", 1.2, True))
+        out.append(_Step(f"[itemprop={quoted(prop)}]", 1.0, True))
+        out.append(_Step(f"{tag}[itemprop={quoted(prop)}]", 1.2, True))
     for attr in DATA_HOOKS:  # stable test/analytics hooks ("data-testid", "data-dot", ...)
         value = el.get(attr)
         if value and _DATA_VALUE.match(value):
             cost = 1.0 if any(w in value.lower() for w in _SEMANTIC_WORDS) else 1.5
-            out.append(_Step(f"[{attr}={_quote(value)}]", cost, True))
+            out.append(_Step(f"[{attr}={quoted(value)}]", cost, True))
             break
-    classes = _classes(el)
+    classes = stable_classes(el)
     for c in classes:
         cost = _class_cost(c)
         out.append(_Step(f"{tag}.{c}", cost + 0.2, True))
@@ -181,7 +181,7 @@ def _steps(el, for_target: bool) -> list[_Step]:
 
 
 # --- candidate evaluation -----------------------------------------------------
-class _Pages:
+class Pages:
     """Parsed pages, each parsed once, with compiled candidate selectors cached."""
 
     def __init__(self) -> None:
@@ -213,12 +213,12 @@ class _Pages:
 
 
 @dataclass
-class _Target:
+class Target:
     doc: object
     el: object
 
 
-def _adjust(el, field: str):
+def adjust_click(el, field: str):
     """Move a click to the element that actually carries the field's value."""
     if field == "image" and el.tag != "img":
         img = next(el.iter("img"), None)
@@ -260,7 +260,7 @@ def take_for(field: str, el) -> str:
     return "text"
 
 
-def _candidates(el) -> list[tuple[str, float]]:
+def css_candidates(el) -> list[tuple[str, float]]:
     """(css, cost) for the element: its own hooks, then ancestor-hook + own step."""
     own = _steps(el, for_target=True)
     out = [(s.css, s.cost) for s in own]
@@ -296,7 +296,7 @@ def _candidates(el) -> list[tuple[str, float]]:
     return unique
 
 
-def _positional_xpath(el) -> str:
+def positional_xpath(el) -> str:
     """Last resort: a path anchored at the nearest stable id, else from the root (tbody-free)."""
     parts = []
     node = el
@@ -304,7 +304,7 @@ def _positional_xpath(el) -> str:
         parent = node.getparent()
         ident = node.get("id")
         if ident and not is_generated(ident) and node is not el:
-            return f"//*[@id={_quote(ident)}]/" + "/".join(reversed(parts))
+            return f"//*[@id={quoted(ident)}]/" + "/".join(reversed(parts))
         if parent is None:
             parts.append(node.tag)
             return "/" + "/".join(reversed(parts))
@@ -317,14 +317,14 @@ def _positional_xpath(el) -> str:
     return "/" + "/".join(reversed(parts))
 
 
-def _resolve(pages: _Pages, pairs: Iterable[Example], field: str) -> list[_Target]:
+def resolve_clicks(pages: Pages, pairs: Iterable[Example], field: str) -> list[Target]:
     targets = []
     for html, xpath in pairs:
         doc = pages.doc(html)
         el = locate(doc, xpath)
         if el is None:
             raise ValueError(f"the clicked element {xpath!r} is not in the page as lxml parses it")
-        targets.append(_Target(doc, _adjust(el, field)))
+        targets.append(Target(doc, adjust_click(el, field)))
     return targets
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .extract import extract
-from .profile import FIELDS, Profile
-from .rules import normalize_space
+from ..extraction.extract import extract
+from ..profile.profile import FIELDS, Profile
+from ..text.text import normalize_space
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """List pages that load more links by JavaScript (a "Xem thêm" button, infinite scroll): which pages
 do it, the button a click in the inspector meant, and what loading more gave (no Qt here).
 
-    more = profile.more                                  # core.profile_settings.MoreSettings
+    more = profile.more                                  # core.profile.profile_settings.MoreSettings
     applies(more, url, raw_html)                         # is this list page one that loads more?
     button_selector(dom_html, xpath)                     # "button.load-more": the clicked button's rule
     result.warning(url)                                  # "" or why the links may be incomplete
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .patterns import PatternError, compile_pattern
-from .profile_settings import MoreSettings
-from .rules import Rule, RuleError, parse_html
+from ..profile.patterns import PatternError, compile_pattern
+from ..profile.profile_settings import MoreSettings
+from ..profile.rules import Rule, RuleError, parse_html
 
 # why loading more stopped: "done" (no new link came), "no_button" (the button went: all is loaded),
 # or a limit: "loads", "links", "seconds" (the page may hold more: a warning)

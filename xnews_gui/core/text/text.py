@@ -37,6 +37,18 @@ _WORD = re.compile(r"[^\W_]+")
 _LOOKALIKES = ("ð", "Ð", "\u0110")  # all read "đ"
 
 
+def normalize_space(text: str) -> str:
+    """``" ".join(text.split())``. A text that is already single-spaced is returned as it is, unsplit:
+    every whitespace character but the space is unprintable (tested), so a printable text without
+    a double space and without a space at either end has nothing to change."""
+    if not text:
+        return ""
+    if text.isprintable() and "  " not in text and text[0] != " " and text[-1] != " ":
+        return text if type(text) is str else str(text)  # never an lxml "smart" string
+    # str.split() and the regex's \s agree on what whitespace is (Py_UNICODE_ISSPACE); split is faster
+    return " ".join(text.split())
+
+
 def fold(text: str) -> str:
     """NFC, the lookalikes of "đ" folded, lower case (str.replace: a translate table is 100x slower)."""
     text = unicodedata.normalize("NFC", text)

@@ -22,9 +22,9 @@ from .profile_settings import (  # noqa: F401  (re-exported: the profile API)
     ProfileError,
     RenderSettings,
     SelfTest,
-    _str_list,
+    string_list,
 )
-from .urls import ALLOWED_SCHEMES, is_allowed_scheme
+from ..text.urls import ALLOWED_SCHEMES, is_allowed_scheme
 
 SCHEMA_VERSION = 2
 READS_SCHEMAS = (1, 2)  # version 1 (one rule per field) is migrated on read
@@ -69,8 +69,8 @@ class LinkRule:
         rule = cls(
             kind=data.get("kind", "css"),
             selector=data.get("selector", "") or "",
-            allow=tuple(_str_list(data.get("allow", []), f"{where}.allow")),
-            deny=tuple(_str_list(data.get("deny", []), f"{where}.deny")),
+            allow=tuple(string_list(data.get("allow", []), f"{where}.allow")),
+            deny=tuple(string_list(data.get("deny", []), f"{where}.deny")),
         )
         rule.check(where)
         return rule
@@ -169,11 +169,11 @@ class Profile:
         if not isinstance(name, str) or not _NAME.match(name):
             raise ProfileError(f"{label}: 'name' must be 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit)")
         try:
-            start_urls = tuple(_str_list(data.get("start_urls"), "start_urls", required=True))
+            start_urls = tuple(string_list(data.get("start_urls"), "start_urls", required=True))
             for url in start_urls:
                 if not is_allowed_scheme(url):
                     raise RuleError(f"start_urls: {url!r} is not an http(s) URL (allowed: {', '.join(ALLOWED_SCHEMES)})")
-            domains = tuple(_str_list(data.get("allowed_domains", []), "allowed_domains"))
+            domains = tuple(string_list(data.get("allowed_domains", []), "allowed_domains"))
             links = data.get("links", {})
             if not isinstance(links, dict):
                 raise RuleError("links: expected an object with 'articles' and/or 'lists'")
@@ -284,7 +284,7 @@ class Profile:
 
 
 def _discovery(data: dict) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    modes = tuple(_str_list(data.get("discovery", ["links"]), "discovery", required=True))
+    modes = tuple(string_list(data.get("discovery", ["links"]), "discovery", required=True))
     for mode in modes:
         if mode not in DISCOVERY:
             raise RuleError(f"discovery: {mode!r} is not one of {', '.join(DISCOVERY)}")
@@ -292,7 +292,7 @@ def _discovery(data: dict) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str,
         raise RuleError("discovery: each source may be listed once")
     urls = {}
     for key in ("sitemaps", "feeds"):
-        urls[key] = tuple(_str_list(data.get(key, []), key))
+        urls[key] = tuple(string_list(data.get(key, []), key))
         for url in urls[key]:
             if not is_allowed_scheme(url):
                 raise RuleError(f"{key}: {url!r} is not an http(s) URL")

@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 from .candidates import (  # noqa: F401  (re-exported: the selectors API)
     LINK_FIELDS,
     Example,
-    _Pages,
-    _Target,
-    _candidates,
-    _positional_xpath,
-    _quote,
-    _resolve,
+    Pages,
+    Target,
+    css_candidates,
+    positional_xpath,
+    quoted,
+    resolve_clicks,
     describe,
     element_xpath,
     is_generated,
@@ -29,16 +29,16 @@ from .candidates import (  # noqa: F401  (re-exported: the selectors API)
     take_for,
     text_of,
 )
-from .profile import LinkRule
-from .metadata import jsonld_values
-from .rules import Rule, RuleError, parse_html
+from ..profile.profile import LinkRule
+from ..profile.jsonld import jsonld_values
+from ..profile.rules import Rule, RuleError, parse_html
 
 SINGLE_FIELDS = ("title", "summary", "image", "body", "author", "date", "next")
 MAX_RULES = 8
 
 
-def _judge(pages: _Pages, kind: str, selector: str, targets: list[_Target],
-           rejects: list[_Target], single: bool) -> tuple[float, str] | None:
+def _judge(pages: Pages, kind: str, selector: str, targets: list[Target],
+           rejects: list[Target], single: bool) -> tuple[float, str] | None:
     """Penalty (0 = clean) and a note, or None when the candidate is wrong."""
     penalty = 0.0
     counts = []
@@ -82,9 +82,9 @@ def induce(examples: Sequence[Example], negatives: Sequence[Example] = (), field
     """
     if not examples:
         raise ValueError("induce() needs at least one clicked example")
-    pages = _Pages()
-    targets = _resolve(pages, examples, field)
-    rejects = _resolve(pages, negatives, field) if negatives else []
+    pages = Pages()
+    targets = resolve_clicks(pages, examples, field)
+    rejects = resolve_clicks(pages, negatives, field) if negatives else []
     single = field in SINGLE_FIELDS
     take = take_for(field, targets[0].el)
     required = field in ("title", "body")
@@ -95,7 +95,7 @@ def induce(examples: Sequence[Example], negatives: Sequence[Example] = (), field
     # candidates must describe every example: intersect the per-example sets
     pool: dict[str, float] | None = None
     for t in targets:
-        cands = dict(_candidates(t.el))
+        cands = dict(css_candidates(t.el))
         pool = cands if pool is None else {k: max(v, cands[k]) for k, v in pool.items() if k in cands}
     ranked: list[tuple[float, Rule]] = []
     for css, cost in (pool or {}).items():
@@ -131,7 +131,7 @@ def induce(examples: Sequence[Example], negatives: Sequence[Example] = (), field
     return rules
 
 
-def _pattern_precision(pages: _Pages, css: str, targets: list[_Target], pattern: str) -> float:
+def _pattern_precision(pages: Pages, css: str, targets: list[Target], pattern: str) -> float:
     docs = {id(t.doc): t.doc for t in targets}
     hrefs = [el.get("href", "") for doc in docs.values() for el in pages.select("css", css, doc)]
     return sum(1 for h in hrefs if re.search(pattern, h)) / len(hrefs) if hrefs else 0.0
@@ -140,7 +140,7 @@ def _pattern_precision(pages: _Pages, css: str, targets: list[_Target], pattern:
 def _positional_fallback(pages, targets, rejects, single, take, required) -> list[Rule]:
     out = []
     for t in targets:
-        xp = _positional_xpath(t.el)
+        xp = positional_xpath(t.el)
         verdict = _judge(pages, "xpath", xp, targets, rejects, single)
         note = "positional path (fragile)" + (f"; {verdict[1]}" if verdict else "; not right on every example")
         rule = Rule(kind="xpath", selector=xp, take=take, required=required, score=0.01 if verdict else 0.0, note=note)
@@ -191,9 +191,9 @@ def induce_links(examples: Sequence[Example], negatives: Sequence[Example] = ())
     the learned URL pattern (a selector catching menus and ads ranks low);
     rejected links are excluded by the selector and, when possible, the pattern.
     """
-    pages = _Pages()
-    targets = _resolve(pages, examples, "articles")
-    rejects = _resolve(pages, negatives, "articles") if negatives else []
+    pages = Pages()
+    targets = resolve_clicks(pages, examples, "articles")
+    rejects = resolve_clicks(pages, negatives, "articles") if negatives else []
     pattern = learn_url_pattern([t.el.get("href", "") for t in targets], [r.el.get("href", "") for r in rejects])
     allow = (pattern,) if pattern else ()
     return [LinkRule(kind=r.kind, selector=r.selector, allow=allow) for r in induce(examples, negatives, field="articles")]
@@ -242,7 +242,7 @@ def suggest_from_metadata(html: str) -> dict[str, Rule]:
             out[name] = rule.with_(note="from page metadata", score=0.5)
 
     for name, prop, take in _ITEMPROP:
-        els = doc.xpath(f"//*[@itemprop={_quote(prop)}]")
+        els = doc.xpath(f"//*[@itemprop={quoted(prop)}]")
         if len(els) != 1:
             continue
         el = els[0]
@@ -256,7 +256,7 @@ def suggest_from_metadata(html: str) -> dict[str, Rule]:
             if el.tag != "img":
                 continue
             t = "attr:src"
-        offer(name, Rule(kind="css", selector=f"[itemprop={_quote(prop)}]", take=t))
+        offer(name, Rule(kind="css", selector=f"[itemprop={quoted(prop)}]", take=t))
     for name, css in _META:
         offer(name, Rule(kind="css", selector=css, take="attr:content"))
     for name, rule in _jsonld_rules(doc).items():

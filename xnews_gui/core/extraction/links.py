@@ -8,9 +8,9 @@ than ``max_url_length``. Duplicates (after canonicalisation) are dropped, docume
 
 from __future__ import annotations
 
-from .profile import LinkRule, Profile
-from .rules import parse_html
-from .urls import UrlError, absolute, canonical, in_scope
+from ..profile.profile import LinkRule, Profile
+from ..profile.rules import parse_html
+from ..text.urls import UrlError, absolute, canonical, in_scope
 
 MAX_URL_LENGTH = 2048
 _NOT_ADDRESSES = ("#", "javascript:", "mailto:", "tel:", "data:")

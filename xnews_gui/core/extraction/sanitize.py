@@ -13,9 +13,9 @@ import lxml.html
 import nh3
 from lxml import etree
 
-from .images import image_source
-from .text import strip_control_chars, strip_control_chars_html
-from .urls import join_url
+from ..profile.images import image_source
+from ..text.text import strip_control_chars, strip_control_chars_html
+from ..text.urls import join_url
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "u", "s", "small",

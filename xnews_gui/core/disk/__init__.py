@@ -1,0 +1,1 @@
+"""Files on disk: files named by users and profiles read safely, the raw page packs."""

@@ -1,0 +1,1 @@
+"""Extraction: (html, url, profile) -> Article; page metadata, main text, completeness, links, sanitising."""

@@ -1,0 +1,28 @@
+"""The names a rule's XPath may use: XPath 1.0's functions, no variables."""
+
+from __future__ import annotations
+
+import re
+
+# XPath 1.0's function library, which is all a rule's XPath may call: libxml2 compiles any other
+# name (and any $variable) and fails only when a page makes it evaluate them.
+_XPATH_FUNCTIONS = frozenset(
+    "last position count id local-name namespace-uri name string concat starts-with contains substring-before "
+    "substring-after substring string-length normalize-space translate boolean not true false lang number sum "
+    "floor ceiling round".split())
+_NODE_TESTS = frozenset({"node", "text", "comment", "processing-instruction"})
+_XPATH_LITERAL = re.compile(r"\"[^\"]*\"|'[^']*'")
+_XPATH_CALL = re.compile(r"(?<![\w.:-])([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*\(")
+_XPATH_VARIABLE = re.compile(r"\$\s*([A-Za-z_][\w.:-]*)")
+
+
+def check_xpath_names(selector: str) -> None:
+    """Refuse an XPath that calls a function XPath 1.0 does not define or reads a variable."""
+    code = _XPATH_LITERAL.sub('""', selector)
+    variable = _XPATH_VARIABLE.search(code)
+    if variable:
+        raise ValueError(f"invalid XPath {selector!r}: variables such as ${variable[1]} are not allowed")
+    for name in _XPATH_CALL.findall(code):
+        if name not in _XPATH_FUNCTIONS and name not in _NODE_TESTS:
+            raise ValueError(f"invalid XPath {selector!r}: unknown function {name}() "
+                             f"(XPath 1.0's functions only, such as contains() or normalize-space())")
