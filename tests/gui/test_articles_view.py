@@ -191,7 +191,7 @@ def test_the_export_dialog_opens_in_documents_or_home_not_the_current_folder(qtb
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLineEdit
 
-    from xnews_gui.ui.articles_view import EXPORT_FOLDER, export_folder
+    from xnews_gui.ui.article_export import EXPORT_FOLDER, export_folder
 
     QSettings().remove(EXPORT_FOLDER)
     elsewhere = tmp_path / "started-here"

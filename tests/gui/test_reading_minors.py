@@ -137,7 +137,7 @@ def test_export_with_one_row_selected_asks_and_csv_names_topics_with_accents(qtb
     out = tmp_path / "one.csv"
     from xnews_gui.export import FORMATS
 
-    monkeypatch.setattr("xnews_gui.ui.articles_view.QFileDialog.getSaveFileName",
+    monkeypatch.setattr("xnews_gui.ui.article_export.QFileDialog.getSaveFileName",
                         lambda *a, **k: (str(out), FORMATS["csv"]))
     click_menu(qtbot, window, "File", "Export articles…")
     with qtbot.waitSignal(view.statusMessage, timeout=10000, check_params_cb=lambda m: m.startswith("Exported")):
@@ -146,7 +146,7 @@ def test_export_with_one_row_selected_asks_and_csv_names_topics_with_accents(qtb
     assert [int(r["id"]) for r in rows] == [chosen] and rows[0]["category"] == "Văn hóa"
 
     everything = tmp_path / "all.csv"
-    monkeypatch.setattr("xnews_gui.ui.articles_view.QFileDialog.getSaveFileName",
+    monkeypatch.setattr("xnews_gui.ui.article_export.QFileDialog.getSaveFileName",
                         lambda *a, **k: (str(everything), FORMATS["csv"]))
     click_menu(qtbot, window, "File", "Export articles…")
     with qtbot.waitSignal(view.statusMessage, timeout=10000, check_params_cb=lambda m: m.startswith("Exported")):

@@ -6,7 +6,7 @@ time through canFetchMore/fetchMore and each block's contents are read by primar
 in a worker ahead of painting. Painting never runs SQL: a row not read yet is blank
 for a moment and asks for its block. Articles stored while a crawl runs are queued,
 checked against the filter in one small query, and inserted in place in batches:
-never a full reload per insert.
+never a full reload per insert. What each cell says (texts, tooltips): article_cells.py.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from PySide6.QtGui import QColor, QFont
 from ..store import Store
 from ..store.queries import ROW_COLUMNS, ArticleFilter
 from . import workers
-from .dates import short_date, utc_to_local
+from .article_cells import cell_text, cell_tooltip
 from .display_order import DisplayOrder, release
-from ..core.text.topics import display_name
-from .topic_display import declined, no_topic_reason, topic_text
+from .topic_display import no_topic_reason
 
 BLOCK = 256
 COLUMNS = [  # (header, sort key)
@@ -44,15 +43,6 @@ _DISPLAY, _FONT, _TOOLTIP, _FOREGROUND = (int(r) for r in (
 _ANSWERED = frozenset({_DISPLAY, int(ID_ROLE), _FONT, _TOOLTIP, _FOREGROUND})
 _ID, _READ, _STARRED = _C["id"], _C["read"], _C["starred"]
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable  # asked per painted cell: made once
-
-
-def source_note(updated_at, gone_at) -> str:
-    """A row's tooltip line about its source: removed there (✕), or a changed version stored (↻)."""
-    if gone_at:
-        return f"\n✕ Removed at the source on {utc_to_local(gone_at)[:10]} (this copy is kept)"
-    if updated_at:
-        return f"\n↻ Updated {utc_to_local(updated_at)[:16]} (the earlier text is kept)"
-    return ""
 
 
 class ArticleTableModel(QAbstractTableModel):
@@ -151,7 +141,7 @@ class ArticleTableModel(QAbstractTableModel):
         if role == _DISPLAY:
             cells = self._cells.get(row[_ID])
             if cells is None:  # the six texts, worked out once per row read (dates parsed once)
-                cells = self._cells[row[_ID]] = tuple(self._display(row, c) for c in range(len(COLUMNS)))
+                cells = self._cells[row[_ID]] = tuple(cell_text(row, c, self.today) for c in range(len(COLUMNS)))
             col = index.column()
             if col == 4:
                 self.today()  # a midnight timer that came late (the machine slept) is noticed here
@@ -162,22 +152,7 @@ class ArticleTableModel(QAbstractTableModel):
             return None if row[_READ] else self._bold
         if role == _FOREGROUND:
             return QColor("#b8860b") if index.column() == 5 and row[_STARRED] else None
-        col = index.column()  # the tooltip
-        if col == 1:
-            sources = row[_C["sources"]] or 1  # near-duplicates of the same story, this one included
-            return row[_C["title"]] + (f"\nThe same story from {sources} sources" if sources > 1 else "") \
-                + source_note(row[_C["updated_at"]], row[_C["gone_at"]])
-        if col == 5 and (row[_C["updated_at"]] or row[_C["gone_at"]]):
-            return source_note(row[_C["updated_at"]], row[_C["gone_at"]]).strip()
-        if col == 2 and row[_C["user_label"]]:
-            return f"{display_name(row[_C['user_label']])}: set by you"
-        if col == 2 and declined(row[_C["category"]], row[_C["confidence"]]):
-            return self.no_topic_reason(row[_ID])
-        if col == 2 and row[_C["confidence"]] is None:
-            return "Not classified (there was no topic model when it was stored)"
-        if col == 2 and row[_C["confidence"]] is not None:
-            return f"{display_name(row[_C['category']])}: classifier confidence {row[_C['confidence']]:.0%}"
-        return None
+        return cell_tooltip(row, index.column(), self.no_topic_reason)  # the tooltip
 
     # --- what the views ask ---------------------------------------------------
     @property
@@ -382,20 +357,3 @@ class ArticleTableModel(QAbstractTableModel):
             inserted += len(run)
             i += len(run)
         self.rowsArrived.emit(inserted)
-
-    def _display(self, row: tuple, col: int):
-        if col == 0:
-            return row[_C["profile"]]
-        if col == 1:
-            return row[_C["title"]]
-        if col == 2:
-            return topic_text(row[_C["category"]], row[_C["confidence"]], row[_C["user_label"]])
-        if col == 3:
-            return short_date(row[_C["published"]])
-        if col == 4:
-            return short_date(utc_to_local(row[_C["fetched_at"]]), today=self.today())
-        if col == 5:
-            parts = ["★" if row[_C["starred"]] else "", "" if row[_C["read"]] else "new",
-                     "✕" if row[_C["gone_at"]] else "↻" if row[_C["updated_at"]] else ""]
-            return " ".join(p for p in parts if p)
-        return None

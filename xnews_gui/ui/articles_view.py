@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandardPaths, QUrl, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QUrl, Qt, QTimer, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QSizePolicy, QSplitter,
-    QToolButton, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSplitter, QToolButton, QVBoxLayout,
+    QWidget,
 )
 
 from ..core.text.topics import display_name
@@ -16,6 +16,7 @@ from ..store import Store
 from ..store.collation import vi_sorted
 from ..store.queries import UNCATEGORIZED, ArticleFilter
 from . import workers
+from .article_export import ArticleExport
 from .article_menu import ArticleMenu
 from .article_model import COLUMNS, ID_ROLE, ArticleTableModel
 from .article_table import ArticleTable
@@ -24,7 +25,6 @@ from .settings import Preferences
 from .watches_view import WatchesPanel
 
 DATE_CHOICES = [("Any date", None), ("Today", 1), ("Past 7 days", 7), ("Past 30 days", 30), ("Past year", 365)]
-EXPORT_FOLDER = "export/folder"  # QSettings: where the last export went
 SORT_SETTING = "articles/sort"  # QSettings: "column order" of the table's sort, kept across restarts
 READER_MIN_CHARS = 36  # the reader's narrowest: its toolbar and the topic box stay whole
 DEFAULT_SPLIT = [840, 440]  # table and reader (in proportion on a smaller window)
@@ -38,6 +38,7 @@ class ArticlesView(QWidget):
         self.store = store
         self.data_dir = store.root
         self.model = ArticleTableModel(store, self)
+        self.exporter = ArticleExport(self)
 
         self.search = QLineEdit(placeholderText="Search title, summary and text…  (Ctrl+F)", clearButtonEnabled=True)
         self.search.setMinimumWidth(90)  # leaves room for the filters at the window's smallest
@@ -341,69 +342,14 @@ class ArticlesView(QWidget):
     def _save_sort(self, column: int, order) -> None:
         QSettings().setValue(SORT_SETTING, f"{column} {Qt.SortOrder(order).value}")
 
-    # --- export -----------------------------------------------------------------------------------
+    # --- export (ui/article_export.py) -------------------------------------------------------------
     def export(self) -> None:
-        """Export (Ctrl+E): the selected articles or all the listed ones, as the user says when both
-        are possible (one selected row is usually just the article being read)."""
-        selected, listed = self.selected_ids(), self.model.total()
-        if not listed:
-            QMessageBox.information(self, "Export", "There are no articles to export with the current filter.")
-            return
-        if not selected or len(selected) >= listed:
-            self.export_ids(self.model.all_ids())
-            return
-        box = QMessageBox(QMessageBox.Icon.Question, "Export articles", "Which articles do you want to export?",
-                          parent=self)
-        chosen = box.addButton(f"The selected one{'s' if len(selected) > 1 else ''} ({len(selected):,})",
-                               QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(f"All listed ({listed:,})", QMessageBox.ButtonRole.ActionRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(chosen)
-        box.finished.connect(lambda _code: self._export_answered(box, selected))
-        self.export_box = box
-        box.open()
-
-    def _export_answered(self, box: QMessageBox, selected: list[int]) -> None:
-        self.export_box = None
-        role = box.buttonRole(box.clickedButton()) if box.clickedButton() else None
-        box.deleteLater()
-        if role == QMessageBox.ButtonRole.AcceptRole:
-            self.export_ids(selected)
-        elif role == QMessageBox.ButtonRole.ActionRole:
-            self.export_ids(self.model.all_ids())
+        """Export (Ctrl+E): the selected articles or all the listed ones, as the user says."""
+        self.exporter.ask()
 
     def export_ids(self, ids: list[int]) -> None:
-        from ..export import FORMATS
-
-        filters = ";;".join(FORMATS.values())
-        start = str(export_folder() / "xnews-export.epub")
-        path, chosen = QFileDialog.getSaveFileName(self, f"Export {len(ids):,} article{'s' if len(ids) != 1 else ''}",
-                                                   start, filters, FORMATS["epub"])
-        if not path:
-            return
-        QSettings().setValue(EXPORT_FOLDER, str(Path(path).parent))
-        fmt = next((k for k, v in FORMATS.items() if v == chosen), "jsonl")
-        self.export_to(ids, fmt, Path(path))
+        """Export these articles: the file dialog, then the export in a worker."""
+        self.exporter.choose_file(ids)
 
     def export_to(self, ids: list[int], fmt: str, path: Path) -> workers.Worker:
-        from ..export import export_articles
-
-        def job() -> Path:
-            return export_articles(self.store.articles_for_export(ids), fmt, path, self.store)
-
-        self.statusMessage.emit(f"Exporting {len(ids):,} articles…")
-        return workers.run_in_background(
-            job,
-            on_result=lambda p: self.statusMessage.emit(f"Exported {len(ids):,} articles to {p}"),
-            on_error=lambda msg: QMessageBox.warning(self, "Export failed", msg),
-        )
-
-
-def export_folder() -> Path:
-    """Where the export dialog opens: the last export's folder, else Documents, else home (never
-    the folder the app happened to be started from)."""
-    last = QSettings().value(EXPORT_FOLDER, "")
-    if last and Path(str(last)).is_dir():
-        return Path(str(last))
-    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+        return self.exporter.run(ids, fmt, path)

@@ -12,9 +12,8 @@ from typing import Callable
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QListWidget,
-    QListWidgetItem, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox, QSplitter, QTabWidget,
-    QVBoxLayout, QWidget,
+    QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox,
+    QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from ..core.profile.profile import Profile
@@ -22,7 +21,7 @@ from ..services.cluster import shown_url
 from ..store import Store
 from . import icons
 from .cluster_follow import FollowClusterButton
-from .crawl_schedule import CrawlScheduler, ScheduleControls, earlier_crawls, mark_scheduled
+from .crawl_schedule import CrawlScheduler, ScheduleControls, earlier_crawls
 from .crawl_session import CrawlSession
 from .demo_launcher import DEMO_PROFILE, DemoSite, demo_hint
 from .error_model import ErrorTableModel, error_table
@@ -31,6 +30,7 @@ from .revisit_line import RevisitBox
 from .run_history import RunHistory
 from .session_card import SessionCard
 from .settings import Preferences
+from .site_checklist import SiteChecklist
 
 
 class CrawlView(QWidget):
@@ -74,9 +74,7 @@ class CrawlView(QWidget):
         self.demo_button.clicked.connect(self.start_demo)
 
         # left: profiles and controls
-        self.profile_list = QListWidget()
-        self.profile_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.profile_list.setToolTip("Tick the sites to crawl")
+        self.profile_list = SiteChecklist()
         self.profile_list.itemChanged.connect(lambda _item: self._sync_site_controls())
         self.profile_list.currentItemChanged.connect(lambda *_: self._sync_site_controls())
         self.start_button = QPushButton(icons.named("start"), "Start")
@@ -93,12 +91,12 @@ class CrawlView(QWidget):
             buttons.addWidget(b)
         self.max_pages = QSpinBox(minimum=0, maximum=1_000_000, singleStep=50, specialValueText="no limit")
         self.max_pages.setToolTip("Stop each crawl after this many pages (0 = the profile's own limit)")
-        self.schedule_controls = ScheduleControls(self.scheduler, self._schedule_targets, self.schedule)
+        self.schedule_controls = ScheduleControls(self.scheduler, self.profile_list.targets, self.schedule)
         self.schedule_box, self.schedule_minutes = self.schedule_controls.box, self.schedule_controls.minutes
         self.revisits = RevisitBox(self.store)  # the highlighted (or first ticked) site's next revisit; Revisit all
         self.revisits.revisitRequested.connect(lambda name: self.start_profile(name, revisit=True))
         self.revisits.follow(self.profile_list)
-        self.follow_cluster = FollowClusterButton(self._highlighted_profile,
+        self.follow_cluster = FollowClusterButton(self.profile_list.highlighted,
                                                   lambda name, url: self.start_profile(name, cluster_url=url))
         form = QFormLayout()
         form.addRow("Page limit:", self.max_pages)
@@ -161,45 +159,20 @@ class CrawlView(QWidget):
 
     # --- profiles -------------------------------------------------------------------------
     def refresh_profiles(self) -> None:
-        checked = set(self.checked_profiles())
-        current = self.profile_list.currentItem().text() if self.profile_list.currentItem() else ""
-        self.profile_list.blockSignals(True)
-        self.profile_list.clear()
         names = self.store.profile_names()
-        for name in names:
-            item = QListWidgetItem(name)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if name in checked else Qt.CheckState.Unchecked)
-            self.profile_list.addItem(item)
-            if name == current:
-                self.profile_list.setCurrentItem(item)
-        mark_scheduled(self.profile_list, {name: self.scheduler.text(name) for name in names})
-        self.profile_list.blockSignals(False)
+        self.profile_list.fill(names, {name: self.scheduler.text(name) for name in names})
         self._sync_site_controls()
         self.hint.setVisible(not self.sessions and not self.cards and self.store.count_articles() == 0)
 
     def checked_profiles(self) -> list[str]:
-        out = []
-        for i in range(self.profile_list.count()):
-            item = self.profile_list.item(i)
-            if item.checkState() == Qt.CheckState.Checked:
-                out.append(item.text())
-        return out
+        return self.profile_list.checked()
 
     def _sync_site_controls(self) -> None:
         self.schedule_controls.sync()
-        self.follow_cluster.setEnabled(self._highlighted_profile() is not None)
-
-    def _highlighted_profile(self) -> str | None:
-        current = self.profile_list.currentItem()
-        checked = self.checked_profiles()
-        return current.text() if current is not None else (checked[0] if checked else None)
+        self.follow_cluster.setEnabled(self.profile_list.highlighted() is not None)
 
     def set_checked(self, names) -> None:
-        names = set(names)
-        for i in range(self.profile_list.count()):
-            item = self.profile_list.item(i)
-            item.setCheckState(Qt.CheckState.Checked if item.text() in names else Qt.CheckState.Unchecked)
+        self.profile_list.set_checked(names)
 
     # --- commands --------------------------------------------------------------------------
     def start_checked(self) -> None:
@@ -375,12 +348,6 @@ class CrawlView(QWidget):
     @property
     def next_runs(self) -> dict[str, datetime]:
         return self.scheduler.next_runs
-
-    def _schedule_targets(self) -> list[str]:
-        """The sites the schedule controls act on: the ticked ones, else the highlighted one."""
-        names = self.checked_profiles()
-        current = self.profile_list.currentItem()
-        return names or ([current.text()] if current is not None else [])
 
     def schedule(self, name: str, minutes: int) -> None:
         """Re-crawl ``name`` every ``minutes`` (0 = never) while the app is open; kept in the store."""

@@ -1,0 +1,92 @@
+"""Export from the Articles tab (Ctrl+E, a row's menu): which articles, the file and its format, the
+export itself in a worker (xnews_gui.export), the outcome on the status line or in a warning."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from . import workers
+
+EXPORT_FOLDER = "export/folder"  # QSettings: where the last export went
+
+
+class ArticleExport:
+    """The Articles tab's exports; ``view`` (the tab) gives the selection, the listed articles, the store,
+    the dialogs' parent and the status line."""
+
+    def __init__(self, view):
+        self.view = view
+        self.box: QMessageBox | None = None  # the question being asked, kept alive while it is open
+
+    def ask(self) -> None:
+        """Export (Ctrl+E): the selected articles or all the listed ones, as the user says when both
+        are possible (one selected row is usually just the article being read)."""
+        view = self.view
+        selected, listed = view.selected_ids(), view.model.total()
+        if not listed:
+            QMessageBox.information(view, "Export", "There are no articles to export with the current filter.")
+            return
+        if not selected or len(selected) >= listed:
+            self.choose_file(view.model.all_ids())
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Export articles", "Which articles do you want to export?",
+                          parent=view)
+        chosen = box.addButton(f"The selected one{'s' if len(selected) > 1 else ''} ({len(selected):,})",
+                               QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(f"All listed ({listed:,})", QMessageBox.ButtonRole.ActionRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(chosen)
+        box.finished.connect(lambda _code: self._answered(box, selected))
+        self.box = box
+        box.open()
+
+    def _answered(self, box: QMessageBox, selected: list[int]) -> None:
+        self.box = None
+        role = box.buttonRole(box.clickedButton()) if box.clickedButton() else None
+        box.deleteLater()
+        if role == QMessageBox.ButtonRole.AcceptRole:
+            self.choose_file(selected)
+        elif role == QMessageBox.ButtonRole.ActionRole:
+            self.choose_file(self.view.model.all_ids())
+
+    def choose_file(self, ids: list[int]) -> None:
+        from ..export import FORMATS
+
+        filters = ";;".join(FORMATS.values())
+        start = str(export_folder() / "xnews-export.epub")
+        path, chosen = QFileDialog.getSaveFileName(self.view,
+                                                   f"Export {len(ids):,} article{'s' if len(ids) != 1 else ''}",
+                                                   start, filters, FORMATS["epub"])
+        if not path:
+            return
+        QSettings().setValue(EXPORT_FOLDER, str(Path(path).parent))
+        fmt = next((k for k, v in FORMATS.items() if v == chosen), "jsonl")
+        self.run(ids, fmt, Path(path))
+
+    def run(self, ids: list[int], fmt: str, path: Path) -> workers.Worker:
+        from ..export import export_articles
+
+        view = self.view
+
+        def job() -> Path:
+            return export_articles(view.store.articles_for_export(ids), fmt, path, view.store)
+
+        view.statusMessage.emit(f"Exporting {len(ids):,} articles…")
+        return workers.run_in_background(
+            job,
+            on_result=lambda p: view.statusMessage.emit(f"Exported {len(ids):,} articles to {p}"),
+            on_error=lambda msg: QMessageBox.warning(view, "Export failed", msg),
+        )
+
+
+def export_folder() -> Path:
+    """Where the export dialog opens: the last export's folder, else Documents, else home (never
+    the folder the app happened to be started from)."""
+    last = QSettings().value(EXPORT_FOLDER, "")
+    if last and Path(str(last)).is_dir():
+        return Path(str(last))
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
