@@ -44,6 +44,7 @@ if str(REPO) not in sys.path:
 
 from xnews_gui.core.extraction.extract import Article, extract  # noqa: E402
 from xnews_gui.core.profile.profile import Profile  # noqa: E402
+from xnews_gui.core.versions import versions_line  # noqa: E402
 
 PROFILES = Path(__file__).resolve().parent / "profiles"
 DEFAULT_DATA = REPO / ".." / "shared" / "data"
@@ -324,6 +325,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="--speed: best of this many rounds (default 5)")
     ap.add_argument("sites", nargs="*", help=f"only these sites ({', '.join(SITES)})")
     args = ap.parse_args(argv)
+    print(versions_line(), flush=True)  # what the figures were made with
     if not args.data.is_dir():
         print(f"error: shared data folder not found: {args.data}", file=sys.stderr)
         return 2
