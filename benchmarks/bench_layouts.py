@@ -25,10 +25,11 @@ before any later tuning and is never tuned on: the fundus publishers no other pa
 template carrying other pages' stories (``fresh_sites``), in the six layouts above and four more written
 for it alone (``layout_variants.FRESH_VARIANTS``: the story in five blocks, paragraphs as <div>s with
 <br>s, the headline in a table cell, related-story lists inside the story), three layouts per site. Its
-failures are never printed; its four new layouts are also reported on their own.
+failures are never printed; its four new layouts are also reported on their own. ``tuning-extra`` is
+more tuning data made the same way from readability's test pages (``fresh_sites.readability_sites``).
 
     python benchmarks/bench_layouts.py [--data ../shared/data] [--code OTHER_CHECKOUT] [--failures]
-                                       [--parts tuning,held-out,fresh] [--variants orig,table,...]
+                                       [--parts tuning,tuning-extra,held-out,fresh] [--variants ...]
 
 ``--code`` runs another checkout's ``xnews_gui`` (e.g. main, for the before/after table).
 """
@@ -221,21 +222,22 @@ def main() -> int:
     ap.add_argument("--code", type=Path, default=ROOT, help="the checkout whose xnews_gui is measured")
     ap.add_argument("--failures", action="store_true", help="print the tuning part's failing pages")
     ap.add_argument("--variants", default="", help="comma-separated layouts (default: all)")
-    ap.add_argument("--parts", default="tuning,held-out,fresh", help="comma-separated parts to run")
+    ap.add_argument("--parts", default="tuning,tuning-extra,held-out,fresh", help="comma-separated parts to run")
     ap.add_argument("--per-layout", default="tuning", help="the part whose per-layout figures are printed")
     args = ap.parse_args()
     sys.path.insert(0, str(args.code.resolve()))
     sys.path.insert(1, str(HERE))
     import xnews_gui  # noqa: F401  (from --code, before bench_induction puts this checkout first)
-    from fresh_sites import fresh_sites
+    from fresh_sites import fresh_sites, readability_sites
     from layout_variants import FRESH_VARIANTS, VARIANTS, make_variant, tokens
 
     variants = [v for v in (args.variants.split(",") if args.variants else VARIANTS)]
     wanted = set(args.parts.split(","))
     sites = load_sites(args.data.resolve()) if wanted & {"tuning", "held-out"} else {}
     fresh = fresh_sites(args.data.resolve()) if "fresh" in wanted else {}
+    extra = readability_sites(args.data.resolve()) if "tuning-extra" in wanted else {}
     started = time.perf_counter()
-    parts = {p: defaultdict(Tally) for p in ("tuning", "held-out", "fresh") if p in wanted}
+    parts = {p: defaultdict(Tally) for p in ("tuning", "tuning-extra", "held-out", "fresh") if p in wanted}
     if "fresh" in parts:
         parts[NEW_ONLY] = defaultdict(Tally)
     by_layout = {part: defaultdict(lambda: defaultdict(Tally)) for part in parts}
@@ -245,8 +247,9 @@ def main() -> int:
         part = "held-out" if held_out(site) else "tuning"
         if part in parts:
             runs.append((part, site, variants, pages))
-    for site, (layouts, pages) in fresh.items():
-        runs.append(("fresh", site, [v for v in layouts if not args.variants or v in variants], pages))
+    for part, made_sites in (("tuning-extra", extra), ("fresh", fresh)):
+        for site, (layouts, pages) in made_sites.items():
+            runs.append((part, site, [v for v in layouts if not args.variants or v in variants], pages))
     for part in parts:
         print(f"{part} part: ", ", ".join(site for p, site, _, _ in runs if p == part))
     for part, site, layouts, pages in runs:
@@ -260,7 +263,7 @@ def main() -> int:
                     made.append((html, title, body))
             if len(made) < 3:
                 continue
-            failures = [] if args.failures and part == "tuning" else None
+            failures = [] if args.failures and part.startswith("tuning") else None
             tallies = defaultdict(Tally)
             run_variant(made, tallies, cache, failures, f"{site} [{variant}]")
             for key, tally in tallies.items():

@@ -177,7 +177,36 @@ def fresh_sites(data: Path) -> dict:
     base = data / "fundus-parser-test-data"
     if not (base / "file_to_version.csv").is_file():
         return {}
-    publishers = _pages(base)
+    return template_sites(_pages(base))
+
+
+_READABILITY_BLOCKS = ("p", "h2", "h3", "h4", "h5", "li", "pre", "dd")
+
+
+def readability_sites(data: Path) -> dict:
+    """More TUNING data made the same way (never held out): readability's test pages, each case a site
+    (nytimes-* are bench_layouts' held-out site), its gold body the blocks of its expected.html."""
+    base = data / "readability-test-pages" / "test-pages"
+    if not base.is_dir():
+        return {}
+    publishers = {}
+    for case in sorted(base.iterdir()):
+        if case.name.startswith("nytimes") or not (case / "expected-metadata.json").is_file():
+            continue
+        meta = json.loads((case / "expected-metadata.json").read_text(encoding="utf-8"))
+        root = lxml.html.fromstring((case / "expected.html").read_text(encoding="utf-8"))
+        paragraphs = [normalize_space(text_of(el)) for el in root.iter(*_READABILITY_BLOCKS)
+                      if not any(a.tag in _READABILITY_BLOCKS for a in el.iterancestors())]
+        paragraphs = [p for p in paragraphs if p]
+        title = normalize_space(meta.get("title") or "")
+        if title and paragraphs:
+            html = (case / "source.html").read_text(encoding="utf-8", errors="replace")
+            publishers[f"tune:{case.name}"] = [("readability", html, title, paragraphs)]
+    return template_sites(publishers)
+
+
+def template_sites(publishers: dict) -> dict:
+    """publisher -> [(group, html, title, paragraphs)] made into sites of PAGES pages (see the module's note)."""
     stories = [(site, country, title, paras) for site, pages in publishers.items()
                for country, _, title, paras in pages]
     out = {}
