@@ -223,7 +223,8 @@ def main() -> int:
     ap.add_argument("--failures", action="store_true", help="print the tuning part's failing pages")
     ap.add_argument("--variants", default="", help="comma-separated layouts (default: all)")
     ap.add_argument("--parts", default="tuning,tuning-extra,held-out,fresh", help="comma-separated parts to run")
-    ap.add_argument("--per-layout", default="tuning", help="the part whose per-layout figures are printed")
+    ap.add_argument("--per-layout", default="tuning,tuning-extra",
+                    help="the parts whose per-layout figures are printed (comma-separated)")
     args = ap.parse_args()
     sys.path.insert(0, str(args.code.resolve()))
     sys.path.insert(1, str(HERE))
@@ -289,17 +290,18 @@ def main() -> int:
         print(tallies["container"].row("XNews, container click"))
         print(tallies["paragraph"].row("XNews, first-paragraph click"))
         print(tallies["trafilatura"].row("trafilatura, no rules at all", rules=False))
-    shown = args.per_layout if args.per_layout in by_layout else next(iter(by_layout))
-    print(f"\nper layout, {shown} part (lost pages / mean body F1 / titles exact): container | paragraph | trafilatura")
-    for variant in by_layout[shown]:
-        cells = []
-        for key in ("container", "paragraph", "trafilatura"):
-            t = by_layout[shown][variant][key]
-            if t.f1s:
-                lost = sum(f < LOST for f in t.f1s)
-                titles = sum(t.titles) / len(t.titles)
-                cells.append(f"{lost:2}/{len(t.f1s):3} {statistics.mean(t.f1s):.3f} {titles:6.1%}")
-        print(f"  {variant:16} " + " | ".join(cells))
+    for shown in (p for p in args.per_layout.split(",") if p in by_layout):  # never a held-out part by default
+        print(f"\nper layout, {shown} part (lost pages / mean body F1 / titles exact): container | paragraph | "
+              "trafilatura")
+        for variant in by_layout[shown]:
+            cells = []
+            for key in ("container", "paragraph", "trafilatura"):
+                t = by_layout[shown][variant][key]
+                if t.f1s:
+                    lost = sum(f < LOST for f in t.f1s)
+                    titles = sum(t.titles) / len(t.titles)
+                    cells.append(f"{lost:2}/{len(t.f1s):3} {statistics.mean(t.f1s):.3f} {titles:6.1%}")
+            print(f"  {variant:16} " + " | ".join(cells))
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 
