@@ -199,7 +199,7 @@ def readability_sites(data: Path) -> dict:
                       if not any(a.tag in _READABILITY_BLOCKS for a in el.iterancestors())]
         paragraphs = [p for p in paragraphs if p]
         title = normalize_space(meta.get("title") or "")
-        if title and paragraphs:
+        if title and len(" ".join(paragraphs).split()) >= 80:  # a story, not one of readability's test snippets
             html = (case / "source.html").read_text(encoding="utf-8", errors="replace")
             publishers[f"tune:{case.name}"] = [("readability", html, title, paragraphs)]
     return template_sites(publishers)
