@@ -62,6 +62,16 @@ def test_one_block_of_a_story_split_in_five_is_flagged_without_asking_the_main_t
     assert len(kin_blocks(first)) == 5
 
 
+def test_split_blocks_that_wrap_their_paragraphs_one_level_deeper_are_found_too():
+    """Each block's paragraphs inside an inner <div>: the story text beside the body (read one level down
+    from its siblings) sees none of it, the blocks of its kind still say the body is one of five."""
+    page = _split_page().replace("<div class='story-part'>", "<div class='story-part'><div class='inner'>")
+    page = page.replace("</p></div>", "</p></div></div>")
+    first = parse_html(page).xpath("//div[@class='story-part']")[0]
+    problems = body_problems([first], " ".join(first.itertext()), story=None)
+    assert problems and re.fullmatch(r"covers \d+% of the article's text", problems[0]), problems
+
+
 def test_with_a_content_profile_the_split_storys_blocks_are_joined_and_flagged():
     rule = Rule(kind="css", selector="div.story-part", take="html", required=True)
     article = extract(_split_page(), "http://127.0.0.1/story.html", _profile(rule))
