@@ -19,9 +19,17 @@ newcomer's click on the first paragraph of its text. trafilatura with no rules a
   no title/body  induced profiles without a title or a body field (or induce_profile failed)
 
 Sites are split ONCE into a tuning part and a held-out part by a hash of the site's name (``held_out``);
-only the tuning part's failures can be printed (``--failures``).
+only the tuning part's failures can be printed (``--failures``). The held-out part was looked at while
+issue 24 was built (its totals once, one of its sites while tuning), so a third part, ``fresh``, was fixed
+before any later tuning and is never tuned on: the fundus publishers no other part uses, each page's
+template carrying other pages' stories (``fresh_sites``), in the six layouts above and four more written
+for it alone (``layout_variants.FRESH_VARIANTS``: the story in five blocks, paragraphs as <div>s with
+<br>s, the headline in a table cell, related-story lists inside the story), three layouts per site. Its
+failures are never printed; its four new layouts are also reported on their own. ``tuning-extra`` is
+more tuning data made the same way from readability's test pages (``fresh_sites.readability_sites``).
 
     python benchmarks/bench_layouts.py [--data ../shared/data] [--code OTHER_CHECKOUT] [--failures]
+                                       [--parts tuning,tuning-extra,held-out,fresh] [--variants ...]
 
 ``--code`` runs another checkout's ``xnews_gui`` (e.g. main, for the before/after table).
 """
@@ -48,6 +56,7 @@ def held_out(site: str) -> bool:
 
 BAD, GOOD, LOST = 0.8, 0.95, 0.5
 KINDS = ("container", "paragraph")
+NEW_ONLY = "fresh (its four new layouts only)"
 
 
 def _flagged(art, name: str) -> bool:
@@ -213,23 +222,39 @@ def main() -> int:
     ap.add_argument("--code", type=Path, default=ROOT, help="the checkout whose xnews_gui is measured")
     ap.add_argument("--failures", action="store_true", help="print the tuning part's failing pages")
     ap.add_argument("--variants", default="", help="comma-separated layouts (default: all)")
+    ap.add_argument("--parts", default="tuning,tuning-extra,held-out,fresh", help="comma-separated parts to run")
+    ap.add_argument("--per-layout", default="tuning,tuning-extra",
+                    help="the parts whose per-layout figures are printed (comma-separated)")
     args = ap.parse_args()
     sys.path.insert(0, str(args.code.resolve()))
     sys.path.insert(1, str(HERE))
     import xnews_gui  # noqa: F401  (from --code, before bench_induction puts this checkout first)
-    from layout_variants import VARIANTS, make_variant, tokens
+    from fresh_sites import fresh_sites, readability_sites
+    from layout_variants import FRESH_VARIANTS, VARIANTS, make_variant, tokens
 
     variants = [v for v in (args.variants.split(",") if args.variants else VARIANTS)]
-    sites = load_sites(args.data.resolve())
+    wanted = set(args.parts.split(","))
+    sites = load_sites(args.data.resolve()) if wanted & {"tuning", "held-out"} else {}
+    fresh = fresh_sites(args.data.resolve()) if "fresh" in wanted else {}
+    extra = readability_sites(args.data.resolve()) if "tuning-extra" in wanted else {}
     started = time.perf_counter()
-    parts = {"tuning": defaultdict(Tally), "held-out": defaultdict(Tally)}
+    parts = {p: defaultdict(Tally) for p in ("tuning", "tuning-extra", "held-out", "fresh") if p in wanted}
+    if "fresh" in parts:
+        parts[NEW_ONLY] = defaultdict(Tally)
     by_layout = {part: defaultdict(lambda: defaultdict(Tally)) for part in parts}
     cache: dict = {}
-    print("tuning part:  ", ", ".join(s for s in sites if not held_out(s)))
-    print("held-out part:", ", ".join(s for s in sites if held_out(s)))
+    runs = []  # (part, site, layouts, pages)
     for site, pages in sites.items():
         part = "held-out" if held_out(site) else "tuning"
-        for variant in variants:
+        if part in parts:
+            runs.append((part, site, variants, pages))
+    for part, made_sites in (("tuning-extra", extra), ("fresh", fresh)):
+        for site, (layouts, pages) in made_sites.items():
+            runs.append((part, site, [v for v in layouts if not args.variants or v in variants], pages))
+    for part in parts:
+        print(f"{part} part: ", ", ".join(site for p, site, _, _ in runs if p == part))
+    for part, site, layouts, pages in runs:
+        for variant in layouts:
             if variant == "mixed" and len(pages) < 5:
                 continue  # sites of 3-4 pages are one page per template version already
             made = []
@@ -239,11 +264,13 @@ def main() -> int:
                     made.append((html, title, body))
             if len(made) < 3:
                 continue
-            failures = [] if args.failures and part == "tuning" else None
+            failures = [] if args.failures and part.startswith("tuning") else None
             tallies = defaultdict(Tally)
             run_variant(made, tallies, cache, failures, f"{site} [{variant}]")
             for key, tally in tallies.items():
                 parts[part][key].merge(tally)
+                if part == "fresh" and variant in FRESH_VARIANTS:
+                    parts[NEW_ONLY][key].merge(tally)
                 by_layout[part][variant][key].merge(tally)
             for line in failures or ():
                 print(line)
@@ -258,21 +285,23 @@ def main() -> int:
         pass
     print(f"\nxnews_gui of {code.name} ({rev}); layouts: {', '.join(variants)}")
     for part, tallies in parts.items():
-        print(f"\n{part} part")
+        print(f"\n{part}" + ("" if part == NEW_ONLY else " part"))
         print(HEADER)
         print(tallies["container"].row("XNews, container click"))
         print(tallies["paragraph"].row("XNews, first-paragraph click"))
         print(tallies["trafilatura"].row("trafilatura, no rules at all", rules=False))
-    print("\nper layout, tuning part (lost pages / mean body F1 / titles exact): container | paragraph | trafilatura")
-    for variant in variants:
-        cells = []
-        for key in ("container", "paragraph", "trafilatura"):
-            t = by_layout["tuning"][variant][key]
-            if t.f1s:
-                lost = sum(f < LOST for f in t.f1s)
-                titles = sum(t.titles) / len(t.titles)
-                cells.append(f"{lost:2}/{len(t.f1s):3} {statistics.mean(t.f1s):.3f} {titles:6.1%}")
-        print(f"  {variant:16} " + " | ".join(cells))
+    for shown in (p for p in args.per_layout.split(",") if p in by_layout):  # never a held-out part by default
+        print(f"\nper layout, {shown} part (lost pages / mean body F1 / titles exact): container | paragraph | "
+              "trafilatura")
+        for variant in by_layout[shown]:
+            cells = []
+            for key in ("container", "paragraph", "trafilatura"):
+                t = by_layout[shown][variant][key]
+                if t.f1s:
+                    lost = sum(f < LOST for f in t.f1s)
+                    titles = sum(t.titles) / len(t.titles)
+                    cells.append(f"{lost:2}/{len(t.f1s):3} {statistics.mean(t.f1s):.3f} {titles:6.1%}")
+            print(f"  {variant:16} " + " | ".join(cells))
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

@@ -12,6 +12,15 @@ Each variant rewrites every page of a site the same way, keeping its text (so th
   mixed            a second template on every third page (classes renamed, the headline an h2, the
                    story split in two): the site's pages do not share one layout
 
+Four more, written for ``fresh_sites``' held-out set before any result on it was seen (never tuned on):
+
+  split5           the story cut into five sibling blocks (ads and related boxes between)
+  divbr            the story's paragraphs as <div>s each followed by a <br>
+  headline-cell    the headline element inside a table cell, a cell with the date and "Print" beside it
+  related-inside   a "Related coverage" list of five linked headlines after the story's second paragraph,
+                   and a "More from this section" box (four links, each with a line of teaser) at its end,
+                   both inside the story's holder
+
 ``make_variant(name, html, title, body_tokens, index)`` -> the page's HTML in that layout, or None when the
 page's headline or story cannot be found in it.
 """
@@ -36,6 +45,7 @@ _TOKEN = re.compile(r"\w+", re.U)
 _BLOCK_TAGS = {"div", "td", "article", "section", "main", "span", "p", "ul", "table", "tbody", "tr", "font",
                "center", "blockquote", "form"}
 VARIANTS = ("orig", "classless", "split", "split-classless", "table", "mixed")
+FRESH_VARIANTS = ("split5", "divbr", "headline-cell", "related-inside")
 _HOOK_ATTRS = ("class", "id")
 _OLD_ATTRS = ("class", "id", "itemprop", "itemscope", "itemtype", "role")
 
@@ -250,12 +260,78 @@ def _rename_hooks(doc, prefix: str) -> None:
                 el.set(a, " ".join(prefix + v for v in el.get(a).split()))
 
 
+def _divs_with_breaks(container) -> None:
+    """<p>text</p><p>more</p> -> <div>text</div><br><div>more</div><br>."""
+    for p in list(container.iter("p")):
+        parent = p.getparent()
+        if parent is None:
+            continue
+        p.tag = "div"
+        br = lxml.html.Element("br")
+        br.tail, p.tail = p.tail, None
+        parent.insert(parent.index(p) + 1, br)
+
+
+def _headline_in_cell(title_el) -> bool:
+    parent = title_el.getparent()
+    if parent is None:
+        return False
+    table = lxml.html.fragment_fromstring(
+        '<table width="100%" border="0"><tr><td valign="top"></td>'
+        '<td align="right" valign="top"><small>Updated 14:02</small> | <a href="/print.html">Print</a></td>'
+        '</tr></table>')
+    table.tail, title_el.tail = title_el.tail, None
+    parent.replace(title_el, table)
+    table.find(".//td").append(title_el)
+    return True
+
+
+_RELATED_INSIDE = [
+    ("Council approves new budget after long debate", "/local/budget-approved.html"),
+    ("Five things to know before the weekend", "/news/five-things.html"),
+    ("Police appeal for witnesses after crash on the ring road", "/local/crash-appeal.html"),
+    ("Opinion: why the vote matters more than it seems", "/opinion/the-vote.html"),
+    ("Photos: the week in pictures", "/galleries/week-in-pictures.html"),
+]
+_MORE_INSIDE = [
+    ("Schools brace for a record intake", "Head teachers say they need more staff to cope with the numbers."),
+    ("Rail strike called off at the last minute", "Commuters face a normal timetable after talks on Sunday night."),
+    ("Local club signs a new striker", "The twenty-year-old joins on a three-year deal from a rival club."),
+    ("Storm warning for the coast", "Forecasters expect strong winds and heavy rain from Tuesday morning."),
+]
+
+
+def _related_inside(container) -> bool:
+    holder = _story_holder(container)
+    kids = [c for c in holder if isinstance(c.tag, str) and len(text_of(c)) >= 40]
+    if len(kids) < 3:
+        return False
+    items = "".join(f'<li><a href="{href}">{htmlmod.escape(t)}</a></li>' for t, href in _RELATED_INSIDE)
+    related = lxml.html.fragment_fromstring(f"<div><h4>Related coverage</h4><ul>{items}</ul></div>")
+    more = "".join(f'<div><a href="/more/{i}.html"><b>{htmlmod.escape(t)}</b></a><br>{htmlmod.escape(line)}</div>'
+                   for i, (t, line) in enumerate(_MORE_INSIDE))
+    box = lxml.html.fragment_fromstring(f"<div><h4>More from this section</h4>{more}</div>")
+    related.tail = kids[1].tail
+    kids[1].tail = None
+    holder.insert(holder.index(kids[1]) + 1, related)
+    holder.append(box)
+    return True
+
+
 def make_variant(name: str, html: str, headline: str, gold: Counter, index: int = 0) -> str | None:
     if name == "orig" or (name == "mixed" and index % 3 != 2):
         return html
     doc = lxml.html.document_fromstring(html)
     title_el, container = find_title(doc, headline), find_body(doc, gold)
     if container is None:
+        return None
+    if name == "split5" and not split_story(container, parts=5):
+        return None
+    if name == "divbr":
+        _divs_with_breaks(container)
+    if name == "headline-cell" and (title_el is None or not _headline_in_cell(title_el)):
+        return None
+    if name == "related-inside" and not _related_inside(container):
         return None
     if name in ("split", "split-classless"):
         if not split_story(container):

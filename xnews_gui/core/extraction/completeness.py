@@ -23,6 +23,7 @@ from ..text.text import normalize_space
 from ..profile.verify import agreement
 
 COVERED = 0.7  # a body holding less of the article's main text is incomplete
+MOSTLY = 0.6  # a body from a later rule of its chain must be mostly the article's main text
 BESIDE = 0.25  # story text beside the body above this share of the two: the main text is asked
 _MIN_PARAGRAPH = 40  # characters of a paragraph that counts as story text
 _BUDGET = 400  # elements looked at beside a body, at most (bounded time on any page)
@@ -47,6 +48,16 @@ def story_coverage(value: Counter, story: Counter) -> float:
 
 def covers_message(share: float) -> str:
     return f"covers {share:.0%} of the article's text"
+
+
+def mostly_message(share: float) -> str:
+    """``share``: of the body's words, those of the article's main text."""
+    return f"is {1 - share:.0%} text outside the article"
+
+
+def completeness_problem(problems: list[str]) -> str:
+    """The first problem that says the body is not the article's whole text (or more than it), else ''."""
+    return next((p for p in problems if p.startswith("covers ") or p.endswith(" text outside the article")), "")
 
 
 class PageStory:
@@ -153,13 +164,89 @@ def teaser_block(block) -> bool:
     return text > 0 and sum(len(a.text_content()) for a in block.iter("a")) > 0.25 * text
 
 
-def body_problems(elements, body_text: str, story: PageStory | None) -> list[str]:
-    """Why the body looks incomplete ([] when it does not): a fair share of story text stands beside it,
-    and the page's main text says the body holds less than ``COVERED`` of the article."""
+_NOT_KIN = {"td", "tr", "li", "p", "span", "font"}  # cells of a row are columns, not a story's next block
+
+
+def _kind(el) -> tuple:
+    return el.tag, el.get("class"), frozenset(k for k in el.attrib if k not in ("id", "style"))
+
+
+def _story_block(el) -> bool:
+    return el.tag in _STORY_TAGS and story_chars(el, 2, [200]) > 0 and not teaser_block(el)
+
+
+def kin_blocks(el) -> list:
+    """The blocks of a story split over siblings, from one of them: ``el`` and its siblings of the same kind
+    (tag, class and attribute names; not id or style) that hold story paragraphs, in document order, up to
+    a story block of another kind either way (an advertisement or a related box between them is passed).
+    ``[el]`` when it has none: the same kind beside it is structural evidence that the main-text extractor
+    may miss (it reads one block of a story split in five as the whole)."""
+    parent = el.getparent()
+    if parent is None or not isinstance(el.tag, str) or el.tag in _NOT_KIN or parent.tag in ("body", "html"):
+        return [el]
+    kind = _kind(el)
+    siblings = [c for c in parent if isinstance(c.tag, str)]
+    if len(siblings) > 200 or not any(c is not el and c.tag == el.tag and _kind(c) == kind for c in siblings):
+        return [el]
+    at = next(i for i, c in enumerate(siblings) if c is el)
+    found = [at]
+    for step in (-1, 1):
+        i = at + step
+        while 0 <= i < len(siblings):
+            c = siblings[i]
+            if _kind(c) == kind and _story_block(c):
+                found.append(i)
+            elif _story_block(c):
+                break
+            i += step
+    return [siblings[i] for i in sorted(found)]
+
+
+def kin_beside(elements) -> list:
+    """The blocks of the same kind beside the body's elements that the body does not hold."""
+    if not elements:
+        return []
+    inside = set(elements)
+    return [k for k in kin_blocks(elements[0]) if k not in inside]
+
+
+def story_kin(kin: list, main_words) -> list:
+    """The blocks of ``kin`` that are the story's: all of them when they share a class (their kind says so);
+    bare ones (no class) only where the page's main text (``main_words()``, asked only then) holds most of
+    their words - a class-less page's teasers and notes are bare blocks too."""
+    if not kin or kin[0].get("class"):
+        return kin
+    main = main_words()
+    if not main:
+        return []
+    return [k for k in kin if story_coverage(main, tokens(k.text_content())) >= 0.5]
+
+
+def body_problems(elements, body_text: str, story: PageStory | None, later: bool = False) -> list[str]:
+    """Why the body looks incomplete ([] when it does not): blocks of the same kind holding story text stand
+    beside it, or a fair share of story text does and the page's main text says the body holds less than
+    ``COVERED`` of the article. ``later``: the body comes from a rule after the first of its chain (made
+    for another layout, or the first one failed here): the page's main text is always asked, and the body
+    must also be mostly made of it (``MOSTLY``)."""
     if not body_text or not elements:
         return []
     # beside > BESIDE * (beside + body)  <=>  beside > BESIDE / (1 - BESIDE) * body
     enough = int(BESIDE / (1 - BESIDE) * len(body_text))
+    kin = kin_beside(elements)
+    kin_chars = sum(len(k.text_content()) for k in kin)
+    if kin_chars > enough and story_kin(kin, story.tokens if story else Counter) == kin:
+        share = len(body_text) / (kin_chars + len(body_text))
+        if share < COVERED:
+            return [covers_message(share)]
+    if later and story is not None:
+        main = story.tokens()
+        if not main:
+            return []
+        got = tokens(body_text)
+        covered, mostly = story_coverage(got, main), story_coverage(main, got)
+        if covered < COVERED:
+            return [covers_message(covered)]
+        return [mostly_message(mostly)] if mostly < MOSTLY else []
     beside = text_beside(elements, enough)
     if beside <= enough:
         return []

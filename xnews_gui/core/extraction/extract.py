@@ -14,10 +14,12 @@ from ..text.dates import parse_date
 from ..profile.profile import FIELDS, Profile
 from ..profile.rules import Rule, RuleError, element_text
 from ..text.text import normalize_space
-from .completeness import PageStory, body_problems, title_problems
+from .completeness import (PageStory, body_problems, completeness_problem, kin_beside, story_kin,
+                           title_problems)
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from ..text.encoding import FetchedHtml
-from .html_text import fragment_text, holds, html_to_text, parse_fetched, parse_fragment, parse_page
+from .body_clean import drop_headline, drop_link_lists
+from .html_text import fragment_text, html_to_text, parse_fetched, parse_fragment, parse_page
 from ..text.text import strip_control_chars_html_utf8
 from ..text.urls import absolute, is_allowed_scheme
 
@@ -95,10 +97,12 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         anchor_value = _anchor_value(expect, doc) if expect else ""
         if name == "body":
             _drop(doc, profile.remove)
+        kept: list = []  # the body's elements on the page, as the rule that gave it found them
         value, problems, error = _first_plausible(article, name, rules, doc, story, url, profile.remove, expect,
-                                                  anchor_value, doc_read_after="image" not in profile.fields)
+                                                  anchor_value, doc_read_after="image" not in profile.fields,
+                                                  kept=kept)
         if name == "body" and expect is not None and problems:  # only profiles that say what a body looks like
-            value, problems = _body_fallback(article, story, url, expect, value, problems)
+            value, problems = _body_fallback(article, story, url, expect, value, problems, kept)
         if name == "title" and value:
             problems = problems + [p for p in title_problems(value, doc) if p not in problems]
         if error and not value:
@@ -140,10 +144,12 @@ def _text_of(page: FetchedHtml):
     return lambda: page.text
 
 
-def _first_plausible(article, name, rules, doc, story, url, remove, expect, anchor_value, doc_read_after=True):
+def _first_plausible(article, name, rules, doc, story, url, remove, expect, anchor_value, doc_read_after=True,
+                     kept=None):
     """Set the field from the first rule whose value fits; returns (value, problems, error).
     A body must also be whole (``completeness.body_problems``). ``doc_read_after``: the page is read
-    after this field (the body's last rule may change it otherwise)."""
+    after this field (the body's last rule may change it otherwise). ``kept``: gets the elements of the
+    value set."""
     first = None  # (value, problems, candidate) of the first non-empty one
     error = ""
     text = story.page_text
@@ -166,15 +172,19 @@ def _first_plausible(article, name, rules, doc, story, url, remove, expect, anch
             continue
         problems = expect.problems(value, anchor_value) if expect else []
         if name == "body" and not problems:
-            problems = body_problems(candidate[3], value, story)
+            problems = body_problems(candidate[3], value, story, later=i > 0)
         if first is None:
             first = (value, problems, candidate)
         if not problems:
             _set(article, name, candidate)
+            if kept is not None and name == "body":
+                kept.extend(candidate[3])
             return value, [], ""
     if first is None:
         return "", ["empty"], error
     _set(article, name, first[2])
+    if kept is not None and name == "body":
+        kept.extend(first[2][3])
     return first[0], first[1], ""
 
 
@@ -187,12 +197,27 @@ def _set(article, name, candidate) -> None:
     setattr(article, name, candidate[0])
 
 
-def _body_fallback(article, story, url, expect, value, problems):
+def _body_fallback(article, story, url, expect, value, problems, elements=()):
+    """The body from outside the rules, flagged: the story's blocks beside the rule's one joined (a split
+    story), else the main-text extractor's text."""
+    why = completeness_problem(problems)
+    kin = story_kin(kin_beside(elements), story.tokens) if why.startswith("covers ") else []
+    if kin:
+        blocks = [_copy(el) for el in sorted([*elements, *kin], key=_document_order(elements[0]))]
+        drop_headline(blocks, article.title)
+        drop_link_lists(blocks)
+        html = sanitize_elements(blocks, url)
+        root = parse_fragment(html)
+        if root is not None:
+            article.body_html, article.body_text, article.images = html, fragment_text(root), element_image_urls(root)
+            article.fallbacks.append(f"body: fallback (the story's {len(blocks)} sibling blocks joined; the body "
+                                     f"the rules give {why})")
+            return article.body_text, [f"the rules' body {why}: the story's sibling blocks joined"]
     html = sanitize_html(story.html(), url)
     root = parse_fragment(html)
     if root is None:
         return value, problems
-    if _drop_headline([root], article.title) | _drop_link_lists([root]):
+    if drop_headline([root], article.title) | drop_link_lists([root]):
         html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
     body_text = fragment_text(root)
@@ -201,12 +226,17 @@ def _body_fallback(article, story, url, expect, value, problems):
     if not better:
         return value, problems
     article.body_html, article.body_text, article.images = html, body_text, images
-    why = next((p for p in problems if p.startswith("covers ")), "")
     if why:
         article.fallbacks.append(f"body: fallback (main-text extractor; the body the rules give {why})")
         return body_text, new_problems + [f"the rules' body {why}: filled by the fallback"]
     article.fallbacks.append("body: fallback (main-text extractor; the profile's body rules found nothing plausible)")
     return body_text, new_problems + ["the rules gave nothing plausible: filled by the fallback"]
+
+
+def _document_order(el):
+    """A sort key placing elements of one page in document order."""
+    order = {node: i for i, node in enumerate(el.getroottree().getroot().iter())}
+    return lambda node: order.get(node, 0)
 
 
 def _anchor_value(expect, doc) -> str:
@@ -247,12 +277,15 @@ def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
         elements = rule.select(doc)
         if per_page == 1:
             elements = elements[:1]
+        elif per_page > 1 and len(elements) > 1:  # a split story's blocks stand side by side, not in teasers below
+            parent = elements[0].getparent()
+            elements = [el for el in elements if el.getparent() is parent]
         if rule.take == "text":
             body_html = sanitize_html("".join(f"<p>{escape(element_text(el))}</p>" for el in elements), url)
         else:  # sanitize_html of the outer HTML, without a re-parse
             copies = elements if last and _changed_in_place(elements) else [_copy(el) for el in elements]
-            _drop_headline(copies, title)
-            _drop_link_lists(copies)
+            drop_headline(copies, title)
+            drop_link_lists(copies)
             body_html = sanitize_elements(copies, url)
     elif rule.kind == "jsonld":
         paragraphs = [p for v in rule.apply(doc, url) for p in v.split("\n") if p.strip()]
@@ -267,72 +300,6 @@ def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
     if root is None:
         return body_html, html_to_text(body_html), image_urls(body_html), elements
     return body_html, fragment_text(root), element_image_urls(root), elements
-
-
-_TEXT_WITH = etree.XPath("descendant::text()[contains(., $w)]")
-
-
-def _drop_headline(roots, title: str) -> bool:
-    """The body does not repeat the headline: drop, inside the body's elements, the one whose text is the
-    title (or a heading holding it after a kicker). Short titles are left alone (too easily matched)."""
-    if len(title) < 12:
-        return False
-    word = max(title.split(), key=len)  # the rarest-looking word finds the few text nodes worth a look
-    longest = len(title) + 80
-    dropped = False
-    for root in roots:
-        for node in _TEXT_WITH(root, w=word):
-            if not node.is_tail and len(node) > longest and len(normalize_space(node)) > longest:
-                continue  # a paragraph: every element holding this text is longer than a headline
-            el = node.getparent()
-            in_root = el.getparent() is root if node.is_tail else el is root
-            if in_root and " ".join(node.split()) == title:  # bare text (a sanitised-away <h1>): clear it
-                if node.is_tail:
-                    el.tail = " "
-                else:
-                    el.text = " "
-                dropped = True
-                continue
-            if not isinstance(el.tag, str):  # the text follows a comment: it is the comment's parent's text
-                el = el.getparent()
-            while el is not None and el is not root and len(el) <= 6:  # a headline holds few children
-                text = normalize_space(el.text_content())
-                if len(text) > longest:
-                    break
-                if text == title or (el.tag in ("h1", "h2", "h3") and title in text):
-                    if el.getparent() is not None:
-                        el.drop_tree()
-                        dropped = True
-                    break
-                el = el.getparent()
-    return dropped
-
-
-_LIST_BLOCKS = {"ul", "ol", "div", "section", "aside", "nav", "table", "dl", "footer", "header"}
-
-
-def _drop_link_lists(roots) -> bool:
-    """Teaser lists inside the body ("Read also", related headlines): blocks whose text is mostly links."""
-    dropped = False
-    for root in roots:
-        if not holds(root, "a"):
-            continue
-        whole = None  # the body's text length, measured once a list is found
-        stack = [el for el in root if isinstance(el.tag, str) and holds(el, "a")]
-        while stack:
-            el = stack.pop()
-            if el.tag in _LIST_BLOCKS:
-                text = len(normalize_space(el.text_content()))
-                if text >= 20:
-                    links = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
-                    if links > 0.5 * text:
-                        whole = whole or len(normalize_space(root.text_content()))
-                        if text < 0.5 * whole:  # never most of the body (a link round-up stays whole)
-                            el.drop_tree()
-                            dropped = True
-                            continue
-            stack.extend(c for c in el if isinstance(c.tag, str) and holds(c, "a"))
-    return dropped
 
 
 def _changed_in_place(elements) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .completeness import story_chars, teaser_block, story_coverage, tokens
+from .completeness import kin_blocks, story_chars, story_kin, teaser_block, story_coverage, tokens
 from ..profile.rules import element_text
 
 ENOUGH = 0.85  # the click holds this share of the main text: it is the story
@@ -38,7 +38,12 @@ def is_story_block(el) -> bool:
 def story_selection(el, main: Counter) -> tuple[list, str]:
     """(the elements of the story in document order, how: "" (the click) | "split" | "ancestor" (wider) |
     "inner-split" | "narrower" (a part of the click)) for a clicked container
-    ``el``, given the page's main-text words ``main`` (empty: the click is taken as it is)."""
+    ``el``, given the page's main-text words ``main`` (empty: the click is taken as it is). Blocks of the
+    click's own kind beside it holding story text are the rest of a split story, whatever the main text
+    says (the extractor reads one block of a story split in five as the whole)."""
+    kin = kin_blocks(el)
+    if len(kin) > 1 and len(story_kin([k for k in kin if k is not el], lambda: main)) == len(kin) - 1:
+        return kin, "split"
     if not main:
         return [el], ""
     own = tokens(element_text(el))
