@@ -274,9 +274,12 @@ def test_the_desktop_follows_a_cluster_crawl_live(setup, redis_server, tmp_path)
     assert summary["status"] == "finished" and summary["articles"] == 400 and summary["errors"] == 0
     assert stored == exported and len(stored) == 400
     articles = [t for t, kind, _ in events if kind == "article"]
-    assert len(articles) == 400 and articles[0] < workers_done - 1.0, "the items came only at the end"
+    before_the_end = sum(t < workers_done for t in articles)  # stored while the workers were still crawling
+    assert len(articles) == 400 and before_the_end >= 100, f"only {before_the_end} items came before the end"
     pages = [d["pages"] for _, kind, d in events if kind == "stats"]
-    assert pages == sorted(pages) and pages[-1] >= 400 and any(0 < p < 400 for p in pages)
+    # the workers add their pages to the count once a second: a crawl of 430 pages can fit between two
+    # beats, so the count is only required to grow and to end with every page
+    assert pages == sorted(pages) and pages[-1] >= 400
     assert redis_server.client.llen("xnews:newsim-links:items") == 0
 
 

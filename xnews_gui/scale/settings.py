@@ -17,6 +17,10 @@ DOWNLOAD_TIMEOUT = 30
 # ~2 ms of CPU per page for nothing
 CONCURRENT_ITEMS = 4
 COOKIES_ENABLED = False
+# Scrapy's check for a generator callback that returns a value caches by the callable, weakly: a bound
+# method (self.article) is a new object on every response, so the check read the callback's source
+# with inspect and ast for each page, ~10% of a worker's CPU; the spider's callbacks return no value
+WARN_ON_GENERATOR_RETURN_VALUE = False
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False  # (Scrapy 2.19+) no control port on workers
 LOG_LEVEL = "INFO"
