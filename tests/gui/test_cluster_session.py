@@ -42,7 +42,9 @@ def test_a_session_follows_a_cluster_crawl_and_stores_its_items_as_they_come(qtb
         session.start()
         qtbot.waitUntil(lambda: len(arrived) == 12, timeout=30_000)
         assert session.is_active(), "the follower stopped while the worker was still crawling"
-        assert stats and stats[-1]["pages"] == 20 and stats[-1]["workers"] == 1
+        # the stats come in their own signal, from a later drain of the child's events than the articles maybe
+        qtbot.waitUntil(lambda: bool(stats) and stats[-1]["pages"] == 20 and stats[-1]["workers"] == 1,
+                        timeout=10_000)
         client.rpush(prefix + "items", *[worker_item(n) for n in range(12, 20)], worker_item(3))  # one again
         client.hset(prefix + "stats", "pages", 33)
         qtbot.waitUntil(lambda: len(arrived) == 20, timeout=30_000)
