@@ -61,14 +61,21 @@ def delayed_site():
     server.stop()
 
 
+SIMULATOR = SHARED / "bench" / "newsim.py"  # absent: the tests that crawl it skip (needs_simulator)
+
+
+def needs_simulator(setup) -> None:
+    if setup["newsim"] is None:
+        pytest.skip(f"the site simulator is not here: {SIMULATOR}")
+
+
 @pytest.fixture(scope="module")
 def newsim():
     """The benchmark's site simulator (../shared/bench), small and slow enough for two workers."""
-    script = SHARED / "bench" / "newsim.py"
-    if not script.is_file():
+    if not SIMULATOR.is_file():
         yield None
         return
-    proc = subprocess.Popen([sys.executable, str(script), "--port", "0", "--articles", "120", "--latency-ms", "100",
+    proc = subprocess.Popen([sys.executable, str(SIMULATOR), "--port", "0", "--articles", "120", "--latency-ms", "100",
                              "--extra-kb", "8", "--duration", "600"], stdout=subprocess.PIPE, text=True)
     url = proc.stdout.readline().split()[1]  # "newsim: http://127.0.0.1:PORT/  (...)"
     yield url
@@ -79,11 +86,10 @@ def newsim():
 @pytest.fixture(scope="module")
 def newsim400():
     """The simulator with 400 articles and its feeds announced: sitemaps, feeds and links all reach them."""
-    script = SHARED / "bench" / "newsim.py"
-    if not script.is_file():
+    if not SIMULATOR.is_file():
         yield None
         return
-    proc = subprocess.Popen([sys.executable, str(script), "--port", "0", "--articles", "400", "--latency-ms", "10",
+    proc = subprocess.Popen([sys.executable, str(SIMULATOR), "--port", "0", "--articles", "400", "--latency-ms", "10",
                              "--extra-kb", "4", "--feeds", "--duration", "900"], stdout=subprocess.PIPE, text=True)
     yield proc.stdout.readline().split()[1]
     proc.terminate()
@@ -214,8 +220,7 @@ def test_two_workers_share_one_frontier(setup, site, redis_server, tmp_path):
 
 
 def test_two_workers_on_the_simulator(setup, redis_server, tmp_path):
-    if setup["newsim"] is None:
-        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    needs_simulator(setup)
     outs = [tmp_path / "s1.jsonl", tmp_path / "s2.jsonl"]
     run_cluster(setup, "newsim", redis_server.url, outs)
     first, second = (read_items(o) for o in outs)
@@ -230,8 +235,7 @@ def test_two_workers_find_every_article_by_links_sitemaps_or_feeds(setup, redis_
     """2 workers sharing Redis on the 400-article simulator: every article once over both, by link
     rules, by sitemaps only and by feeds only (a sitemap or feed request went through Redis and came
     back as a list page before, and the start page lost its flags: 0 of 400), then all 400 stored."""
-    if not (setup["folder"] / f"{profile}.json").is_file():
-        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    needs_simulator(setup)
     outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
     run_cluster(setup, profile, redis_server.url, outs)
     first, second = ({i["url"] for i in read_items(o)} for o in outs)
@@ -248,8 +252,7 @@ def test_two_workers_find_every_article_by_links_sitemaps_or_feeds(setup, redis_
 def test_the_desktop_follows_a_cluster_crawl_live(setup, redis_server, tmp_path):
     """While 2 workers crawl the 400-article simulator, a follower drains their items from Redis into a
     real store as they come (the dashboard's card and chart get the same events as a desktop crawl)."""
-    if not (setup["folder"] / "newsim-links.json").is_file():
-        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    needs_simulator(setup)
     from xnews_gui.services.cluster import ClusterFollower
     from xnews_gui.store import Store
 
@@ -319,8 +322,7 @@ def test_a_killed_worker_loses_nothing(setup, redis_server, tmp_path):
 def test_a_killed_worker_of_a_sitemap_crawl_loses_nothing(setup, redis_server, tmp_path):
     """The same on the 400-article simulator found through sitemaps only: the killed worker's sitemap
     and article requests go back to the queue as they were (kinds and all) and every article comes."""
-    if not (setup["folder"] / "newsim-sitemap.json").is_file():
-        pytest.skip("the site simulator ../shared/bench/newsim.py is not there")
+    needs_simulator(setup)
     items = kill_one_of_two_workers(setup, redis_server, tmp_path, "newsim-sitemap")
     assert len({i["url"] for i in items}) == 400
 
