@@ -16,6 +16,7 @@ from ..profile.rules import Rule, RuleError, element_text
 from ..text.text import normalize_space
 from .completeness import (PageStory, body_problems, completeness_problem, kin_beside, story_kin,
                            title_problems)
+from .script_story import MIN_STORY, script_story_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from ..text.encoding import FetchedHtml
 from .body_clean import drop_headline, drop_link_lists
@@ -213,8 +214,15 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
             article.fallbacks.append(f"body: fallback (the story's {len(blocks)} sibling blocks joined; the body "
                                      f"the rules give {why})")
             return article.body_text, [f"the rules' body {why}: the story's sibling blocks joined"]
+    source = "main-text extractor"
     html = sanitize_html(story.html(), url)
     root = parse_fragment(html)
+    if root is None or len(fragment_text(root).strip()) < MIN_STORY:
+        scripted = script_story_html(story.page_text())  # a page built in the browser: the story is script data
+        scripted_root = parse_fragment(sanitize_html(scripted, url)) if scripted else None
+        if scripted_root is not None:
+            source = "the story in the page's scripts: the page builds it with JavaScript, mark the profile render"
+            html, root = sanitize_html(scripted, url), scripted_root
     if root is None:
         return value, problems
     if drop_headline([root], article.title) | drop_link_lists([root]):
@@ -227,9 +235,9 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
         return value, problems
     article.body_html, article.body_text, article.images = html, body_text, images
     if why:
-        article.fallbacks.append(f"body: fallback (main-text extractor; the body the rules give {why})")
+        article.fallbacks.append(f"body: fallback ({source}; the body the rules give {why})")
         return body_text, new_problems + [f"the rules' body {why}: filled by the fallback"]
-    article.fallbacks.append("body: fallback (main-text extractor; the profile's body rules found nothing plausible)")
+    article.fallbacks.append(f"body: fallback ({source}; the profile's body rules found nothing plausible)")
     return body_text, new_problems + ["the rules gave nothing plausible: filled by the fallback"]
 
 
