@@ -1,6 +1,9 @@
-"""What a body's elements hold that is not the article: the headline repeated, lists and boxes of teasers."""
+"""What a body's elements hold that is not the article: the headline repeated, lists and boxes of teasers,
+the readers' comments below the story."""
 
 from __future__ import annotations
+
+import re
 
 from lxml import etree
 
@@ -81,3 +84,84 @@ def _teaser_items(block) -> int:
             first = next((d for d in child.iter() if isinstance(d.tag, str) and d is not child), None)
             count += first is not None and first.tag == "a" and not (child.text or "").strip()
     return count
+
+
+_COMMENT_WORDS = (r"comments|reader comments|kommentare|commentaires|comentarios|comentários|commenti|reacties|"
+                  r"komentáře|komentarze|kommentarer|yorumlar|комментарии|bình luận|댓글|コメント|评论|留言")
+_COMMENTS_HEADING = re.compile(
+    rf"(?:\d+\s+)?(?:{_COMMENT_WORDS})(?:\s*\(\d+\))?\s*:?"  # "Comments", "12 Comments", "Kommentare (3)"
+    r"|\d+\s+(?:comments?|responses?|replies)\b.{0,40}"  # "1 Comment", "12 Responses to “...”"
+    r"|(?:add|post|leave|write|show|view|read|join)\s+(?:a\s+|your\s+|all\s+|the\s+)?(?:\d+\s+)?"
+    r"(?:comments?|reply|response|discussion)\b.{0,30}"  # "Add a Comment", "Leave a reply", "View all 12 comments"
+    r"|(?:kommentar schreiben|laisser un commentaire|deja un comentario|deixe um comentário|lascia un commento)\b.{0,20}",
+    re.I)
+_HEADING_LONGEST = 60
+_STORY_BEFORE = 0.25  # the comments begin after this share of the body's text at least (never its top) ...
+_STORY_CHARS = 400  # ... and after this much text
+
+
+def drop_comments(roots) -> bool:
+    """The readers' comments below a story (a class-less page hides what marks them): from a short line that
+    heads them ("Comments", "Add a Comment", "Kommentare (3)") to the body's end (the later of the body's
+    elements too), when the story before it holds at least ``_STORY_BEFORE`` of the body's text. A link or a
+    button ("Comments (3)" in a share bar) only points to them."""
+    whole = None
+    before = 0  # text of the body's elements before this one
+    for i, root in enumerate(roots):
+        for node in _OWN_TEXTS(root):  # one pass over the text: the heading's words come first
+            if len(node) > _HEADING_LONGEST or not _COMMENT_HINT.search(node):
+                continue
+            el = node.getparent()
+            if el is root or not isinstance(el.tag, str):
+                continue
+            text = normalize_space(el.text_content())
+            if len(text) > _HEADING_LONGEST or not _COMMENTS_HEADING.fullmatch(text):
+                continue
+            while el.getparent() is not root and normalize_space(el.getparent().text_content()) == text:
+                el = el.getparent()  # the block the line stands in ("<div><a>Add a Comment</a></div>")
+            if el.tag in _NOT_HEADINGS or len(el) > 3 or any(a.tag in ("a", "button") for a in el.iterancestors()):
+                continue
+            if whole is None:
+                whole = sum(len(normalize_space(r.text_content())) for r in roots)
+            if before + _text_before(root, el) < max(_STORY_BEFORE * whole, _STORY_CHARS):
+                continue
+            _drop_from(root, el)
+            for later in roots[i + 1:]:
+                later.clear()
+            return True
+        before += len(normalize_space(root.text_content()))
+    return False
+
+
+_OWN_TEXTS = etree.XPath("descendant::*/text()[normalize-space(.) != '']")
+_COMMENT_HINT = re.compile(r"comment|komment|repl|respons|discuss|commen|reacties|koment|yorum|коммент|bình|댓글|"
+                           r"コメント|评论|留言", re.I)
+_NOT_HEADINGS = {"a", "button", "td", "th", "caption", "option", "label"}
+
+
+def _text_before(root, el) -> int:
+    chars = 0
+    for node in root.iter():
+        if node is el:
+            break
+        if isinstance(node.tag, str):
+            chars += len((node.text or "").strip())
+        if node is not root:
+            chars += len((node.tail or "").strip()) if not _is_ancestor(node, el) else 0
+    return chars
+
+
+def _is_ancestor(node, el) -> bool:
+    return any(a is node for a in el.iterancestors())
+
+
+def _drop_from(root, el) -> None:
+    """Drops ``el`` and everything after it, up to the end of ``root``."""
+    node = el
+    while node is not root:
+        parent = node.getparent()
+        for later in list(node.itersiblings()):
+            parent.remove(later)
+        node.tail = None
+        node = parent
+    el.getparent().remove(el)

@@ -78,9 +78,13 @@ class PageStory:
     def tokens(self) -> Counter:
         """The words of the page's whole main text (the extractor's recall mode: what a body should hold)."""
         if self._tokens is None:
-            from .html_text import html_to_text
+            from .body_clean import drop_comments
+            from .html_text import fragment_text, parse_fragment
 
-            self._tokens = tokens(html_to_text(main_text_html(self.page_text(), self.url, precise=False)))
+            root = parse_fragment(main_text_html(self.page_text(), self.url, precise=False))
+            if root is not None:
+                drop_comments([root])  # measured as bodies are: the story without its readers' comments
+            self._tokens = tokens(fragment_text(root)) if root is not None else Counter()
         return self._tokens
 
 

@@ -19,7 +19,7 @@ from .completeness import (PageStory, body_problems, completeness_problem, kin_b
 from .script_story import MIN_STORY, script_story_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from ..text.encoding import FetchedHtml
-from .body_clean import drop_headline, drop_link_lists
+from .body_clean import drop_comments, drop_headline, drop_link_lists
 from .html_text import fragment_text, html_to_text, parse_fetched, parse_fragment, parse_page
 from ..text.text import strip_control_chars_html_utf8
 from ..text.urls import absolute, is_allowed_scheme
@@ -207,6 +207,7 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
         blocks = [_copy(el) for el in sorted([*elements, *kin], key=_document_order(elements[0]))]
         drop_headline(blocks, article.title)
         drop_link_lists(blocks)
+        drop_comments(blocks)
         html = sanitize_elements(blocks, url)
         root = parse_fragment(html)
         if root is not None:
@@ -225,7 +226,7 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
             html, root = sanitize_html(scripted, url), scripted_root
     if root is None:
         return value, problems
-    if drop_headline([root], article.title) | drop_link_lists([root]):
+    if drop_headline([root], article.title) | drop_link_lists([root]) | drop_comments([root]):
         html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
     body_text = fragment_text(root)
@@ -294,6 +295,7 @@ def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
             copies = elements if last and _changed_in_place(elements) else [_copy(el) for el in elements]
             drop_headline(copies, title)
             drop_link_lists(copies)
+            drop_comments(copies)
             body_html = sanitize_elements(copies, url)
     elif rule.kind == "jsonld":
         paragraphs = [p for v in rule.apply(doc, url) for p in v.split("\n") if p.strip()]
