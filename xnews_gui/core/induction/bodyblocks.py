@@ -12,6 +12,7 @@ import re
 
 from .candidates import DATA_HOOKS, stable_classes, quoted, is_generated
 from ..profile.rules import element_text
+from ..profile.xpath_names import xpath_literal
 
 _CONTAINERS = ("div", "article", "section", "main", "td", "span", "font", "center", "blockquote", "form")
 _BOILER_WORDS = re.compile(
@@ -131,22 +132,37 @@ def block_selector(block, container: str, kind: str = "css") -> str | None:
     """A selector for a boilerplate block, scoped to the body container's (css or xpath, as the container's)."""
     ident = block.get("id")
     if ident and not is_generated(ident):
-        return f"{container} #{ident}" if kind == "css" else f"{container}//*[@id={quoted(ident)}]"
+        return f"{container} #{ident}" if kind == "css" else f"{container}//*[@id={xpath_literal(ident)}]"
     for attr in DATA_HOOKS:
         value = block.get(attr)
         if value and re.match(r"^[A-Za-z][A-Za-z-]{2,40}$", value):
             return f"{container} [{attr}={quoted(value)}]" if kind == "css" else \
-                f"{container}//*[@{attr}={quoted(value)}]"
+                f"{container}//*[@{attr}={xpath_literal(value)}]"
     classes = [c for c in stable_classes(block) if _BOILER_WORDS.search(c)] or stable_classes(block)
     if classes:
         if kind == "css":
             return f"{container} {block.tag}.{classes[0]}"
-        return f"{container}//{block.tag}[contains(concat(' ', normalize-space(@class), ' '), {quoted(' ' + classes[0] + ' ')})]"
+        return f"{container}//{block.tag}[contains(concat(' ', normalize-space(@class), ' '), {xpath_literal(' ' + classes[0] + ' ')})]"
     if block.tag in ("aside", "nav", "form", "iframe", "button"):
         return f"{container} {block.tag}" if kind == "css" else f"{container}//{block.tag}"
     return None
 
 
-__all__ = ["widen_paragraph_pick", "main_container", "boilerplate_blocks", "header_blocks", "block_selector",
+_ANCHOR_START = 60  # characters of a long block's text its anchor starts with
+
+
+def text_anchor(block) -> str | None:
+    """An XPath for a block that nothing but its text marks (a class-less page): the same tag with the same
+    text (a long one: its start and its length), or None for a block with too little text to be sure."""
+    text = block.xpath("normalize-space(.)")
+    if len(text) < 30:
+        return None
+    if len(text) <= 2 * _ANCHOR_START:
+        return f"//{block.tag}[normalize-space(.)={xpath_literal(text)}]"
+    return (f"//{block.tag}[string-length(normalize-space(.))={len(text)} and "
+            f"starts-with(normalize-space(.), {xpath_literal(text[:_ANCHOR_START])})]")
+
+
+__all__ = ["widen_paragraph_pick", "text_anchor", "main_container", "boilerplate_blocks", "header_blocks", "block_selector",
            "link_density",
            "paragraph_chars"]

@@ -118,14 +118,16 @@ def refine(pages, rule: Rule, target, sibling_docs, notes) -> list[Rule]:
     removes, seen = [], set()
     holders = [target.el, *target.el.iterancestors()]  # live references: lxml proxies stay the same objects
     for block in bodyblocks.boilerplate_blocks(target.el, others):
-        css = bodyblocks.block_selector(block, rule.selector, rule.kind)
-        if not css or css in seen or not _checks(css, rule.kind):
+        css, kind = bodyblocks.block_selector(block, rule.selector, rule.kind), rule.kind
+        if not css and element_text(block) in others:  # repeated on the siblings, marked by its text alone
+            css, kind = bodyblocks.text_anchor(block), "xpath"
+        if not css or css in seen or not _checks(css, kind):
             continue
         # never remove the article itself: the rule must leave most paragraph text in place
-        if any(b is h for b in pages.select(rule.kind, css, target.doc) for h in holders):
+        if any(b is h for b in pages.select(kind, css, target.doc) for h in holders):
             continue
         seen.add(css)
-        removes.append(Rule(kind=rule.kind, selector=css, take="html"))
+        removes.append(Rule(kind=kind, selector=css, take="html"))
     if removes:
         notes.append(f"body: {len(removes)} block(s) inside the container dropped (share/related/link-dense/repeated): "
                      + ", ".join(r.selector for r in removes[:6]))

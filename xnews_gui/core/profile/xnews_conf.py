@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from .profile import CrawlSettings, LinkRule, Profile, ProfileError
 from .rules import Rule
+from .xpath_names import xpath_literal
 
 BLOCK_LINES = 8
 
@@ -59,14 +60,6 @@ def _pair_rule(fragments: list[str], take: str = "text") -> Rule | None:
     return Rule(kind="markers", start=starts, end=ends, take=take)
 
 
-def _xpath_literal(value: str) -> str:
-    if "'" not in value:
-        return f"'{value}'"
-    if '"' not in value:
-        return f'"{value}"'
-    return "concat('" + value.replace("'", "',\"'\",'") + "')"
-
-
 def _link_rule(markers: list[str]) -> LinkRule | None:
     urls = [m for m in markers if re.match(r"^(https?:)?//|^/", m.strip())]
     attrs = [m for m in markers if m not in urls]
@@ -75,7 +68,7 @@ def _link_rule(markers: list[str]) -> LinkRule | None:
         m = _ATTR.match(marker)
         if not m:
             raise ConfError(f"link marker {marker!r} is neither a URL nor an attribute like class=\"...\"")
-        name, value = m.group(1), _xpath_literal(m.group(3))
+        name, value = m.group(1), xpath_literal(m.group(3))
         paths.append(f"//a[@{name}={value}]")
         paths.append(f"//*[@{name}={value}]//a")
     allow = tuple(re.escape(u.strip()) for u in urls)

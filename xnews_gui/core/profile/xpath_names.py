@@ -26,3 +26,12 @@ def check_xpath_names(selector: str) -> None:
         if name not in _XPATH_FUNCTIONS and name not in _NODE_TESTS:
             raise ValueError(f"invalid XPath {selector!r}: unknown function {name}() "
                              f"(XPath 1.0's functions only, such as contains() or normalize-space())")
+
+
+def xpath_literal(value: str) -> str:
+    """``value`` as an XPath 1.0 string literal (one with both kinds of quote: a concat())."""
+    if "'" not in value:
+        return f"'{value}'"
+    if '"' not in value:
+        return f'"{value}"'
+    return "concat('" + value.replace("'", "',\"'\",'") + "')"
