@@ -23,7 +23,7 @@ COMMENTS = ("<div><span>3:25 pm July 3, 2013</span><b>cjsexp wrote :</b><p>Just 
 def _page(heading: str, share_bar: str = "") -> str:
     story = "".join(f"<p>{p}</p>" for p in STORY)
     return ("<html><body><div><div><h1>Council weighs the harbour plan</h1></div><div><div>"
-            f"{share_bar}{story}<div><h3>{heading}</h3><div><a href='#f'>Add a Comment</a></div>{COMMENTS}</div>"
+            f"{share_bar}{story}<div><h3>\n{' ' * 60}{heading}\n{' ' * 60}</h3><div><a href='#f'>Add a Comment</a></div>{COMMENTS}</div>"
             "</div></div></div></body></html>")
 
 
@@ -34,7 +34,7 @@ def _profile() -> Profile:
                                         required=True)})
 
 
-@pytest.mark.parametrize("heading", ["Comments", "12 Comments", "Kommentare (3)", "Commentaires", "Leave a Reply",
+@pytest.mark.parametrize("heading", ["Comments", "12 Comments", "Kommentare (3)", "Comments (3 of 3)", "Commentaires", "Leave a Reply",
                                      "3 Responses to “Council weighs the harbour plan”", "Bình luận"])
 def test_a_class_less_body_keeps_the_story_and_drops_the_comments_below_it(heading):
     art = extract(_page(heading), "http://127.0.0.1/a.html", _profile())
@@ -73,3 +73,12 @@ def test_comments_in_the_first_of_a_split_storys_blocks_drop_the_later_blocks_to
     later = _root("<p>Another reader's comment, long enough to be taken for a paragraph of text.</p>")
     assert drop_comments([first, later])
     assert STORY[-1] in first.text_content() and "reader" not in first.text_content() + later.text_content()
+
+
+def test_a_comments_heading_inside_a_link_box_still_ends_the_story():
+    story = "".join(f"<p>{p}</p>" for p in STORY)
+    html = ("<html><body><div><div><h1>Council weighs the harbour plan</h1></div><div><div>" + story +
+            "<div><h3>Comments (3 of 3)</h3><a href='/comments'>View all 3 comments on this story</a></div>" + COMMENTS +
+            "</div></div></div></body></html>")
+    art = extract(html, "http://127.0.0.1/a.html", _profile())
+    assert STORY[-1] in art.body_text and "wrote" not in art.body_text, art.body_text

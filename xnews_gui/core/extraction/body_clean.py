@@ -89,7 +89,7 @@ def _teaser_items(block) -> int:
 _COMMENT_WORDS = (r"comments|reader comments|kommentare|commentaires|comentarios|comentários|commenti|reacties|"
                   r"komentáře|komentarze|kommentarer|yorumlar|комментарии|bình luận|댓글|コメント|评论|留言")
 _COMMENTS_HEADING = re.compile(
-    rf"(?:\d+\s+)?(?:{_COMMENT_WORDS})(?:\s*\(\d+\))?\s*:?"  # "Comments", "12 Comments", "Kommentare (3)"
+    rf"(?:\d+\s+)?(?:{_COMMENT_WORDS})(?:\s*\(\d[^)]{{0,12}}\))?\s*:?"  # "Comments", "12 Comments", "Kommentare (3)"
     r"|\d+\s+(?:comments?|responses?|replies)\b.{0,40}"  # "1 Comment", "12 Responses to “...”"
     r"|(?:add|post|leave|write|show|view|read|join)\s+(?:a\s+|your\s+|all\s+|the\s+)?(?:\d+\s+)?"
     r"(?:comments?|reply|response|discussion)\b.{0,30}"  # "Add a Comment", "Leave a reply", "View all 12 comments"
@@ -109,7 +109,7 @@ def drop_comments(roots) -> bool:
     before = 0  # text of the body's elements before this one
     for i, root in enumerate(roots):
         for node in _OWN_TEXTS(root):  # one pass over the text: the heading's words come first
-            if len(node) > _HEADING_LONGEST or not _COMMENT_HINT.search(node):
+            if node.is_tail or len(node.strip()) > _HEADING_LONGEST or not _COMMENT_HINT.search(node):
                 continue
             el = node.getparent()
             if el is root or not isinstance(el.tag, str):

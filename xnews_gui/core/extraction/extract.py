@@ -206,8 +206,8 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
     if kin:
         blocks = [_copy(el) for el in sorted([*elements, *kin], key=_document_order(elements[0]))]
         drop_headline(blocks, article.title)
+        drop_comments(blocks)  # before the link lists: a comments heading may stand in one
         drop_link_lists(blocks)
-        drop_comments(blocks)
         html = sanitize_elements(blocks, url)
         root = parse_fragment(html)
         if root is not None:
@@ -226,7 +226,7 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
             html, root = sanitize_html(scripted, url), scripted_root
     if root is None:
         return value, problems
-    if drop_headline([root], article.title) | drop_link_lists([root]) | drop_comments([root]):
+    if drop_headline([root], article.title) | drop_comments([root]) | drop_link_lists([root]):
         html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
     body_text = fragment_text(root)
@@ -294,8 +294,8 @@ def _body_candidate(rule: Rule, doc, text, url: str, remove, per_page: int = 0,
         else:  # sanitize_html of the outer HTML, without a re-parse
             copies = elements if last and _changed_in_place(elements) else [_copy(el) for el in elements]
             drop_headline(copies, title)
-            drop_link_lists(copies)
             drop_comments(copies)
+            drop_link_lists(copies)
             body_html = sanitize_elements(copies, url)
     elif rule.kind == "jsonld":
         paragraphs = [p for v in rule.apply(doc, url) for p in v.split("\n") if p.strip()]
