@@ -89,7 +89,7 @@ def _teaser_items(block) -> int:
 _COMMENT_WORDS = (r"comments|reader comments|kommentare|commentaires|comentarios|comentários|commenti|reacties|"
                   r"komentáře|komentarze|kommentarer|yorumlar|комментарии|bình luận|댓글|コメント|评论|留言")
 _COMMENTS_HEADING = re.compile(
-    rf"(?:\d+\s+)?(?:{_COMMENT_WORDS})(?:\s*\(\d[^)]{{0,12}}\))?\s*:?"  # "Comments", "12 Comments", "Kommentare (3)"
+    rf"(?:\d+\s+)?(?:{_COMMENT_WORDS})(?:\s*\(\d+(?:\s+of\s+\d+)?\))?\s*:?"  # "Comments", "12 Comments", "Kommentare (3)"
     r"|\d+\s+(?:comments?|responses?|replies)\b.{0,40}"  # "1 Comment", "12 Responses to “...”"
     r"|(?:add|post|leave|write|show|view|read|join)\s+(?:a\s+|your\s+|all\s+|the\s+)?(?:\d+\s+)?"
     r"(?:comments?|reply|response|discussion)\b.{0,30}"  # "Add a Comment", "Leave a reply", "View all 12 comments"

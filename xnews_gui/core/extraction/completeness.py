@@ -64,8 +64,11 @@ class PageStory:
     """The page's main text, asked of the main-text extractor at most once per page and purpose (it is slow):
     ``tokens()`` to judge how much of the article a body holds, ``html()`` to fill a body that has none."""
 
-    def __init__(self, page_text, url: str):
+    def __init__(self, page_text, url: str, main_page=None):
         self.page_text = page_text  # () -> the page's HTML text
+        # () -> the HTML the estimate of the article's words is read from: the page less what the profile's
+        # remove rules drop (a block the siblings repeat is no more the article's text for it than for the body)
+        self.main_page = main_page or page_text
         self.url = url
         self._html: str | None = None
         self._tokens: Counter | None = None
@@ -81,7 +84,7 @@ class PageStory:
             from .body_clean import drop_comments
             from .html_text import fragment_text, parse_fragment
 
-            root = parse_fragment(main_text_html(self.page_text(), self.url, precise=False))
+            root = parse_fragment(main_text_html(self.main_page(), self.url, precise=False))
             if root is not None:
                 drop_comments([root])  # measured as bodies are: the story without its readers' comments
             self._tokens = tokens(fragment_text(root)) if root is not None else Counter()

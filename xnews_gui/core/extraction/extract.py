@@ -88,7 +88,9 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         doc = parse_page(text, data, url)
         page_text = (lambda: text)
     article = Article(url=url)
-    story = PageStory(page_text, url)  # the page's main text, asked only if a body looks incomplete
+    # the page's main text, asked only if a body looks incomplete (after the remove rules have run)
+    story = PageStory(page_text, url, main_page=(lambda: lxml.html.tostring(doc, encoding="unicode"))
+                      if profile.remove else None)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
     # removed byline can still be the author
     for name in sorted(FIELDS, key=lambda f: f == "body"):
