@@ -229,16 +229,6 @@ def story_kin(kin: list, main_words) -> list:
     return [k for k in kin if story_coverage(main, tokens(k.text_content())) >= 0.5]
 
 
-def agrees_with_main_text(body_text: str, story: PageStory) -> bool:
-    """The body holds ``COVERED`` of the page's main text and is ``MOSTLY`` made of it (False when the
-    extractor finds no main text: nothing independent vouches for the body then)."""
-    main = story.tokens()
-    if not main or not body_text:
-        return False
-    got = tokens(body_text)
-    return story_coverage(got, main) >= COVERED and story_coverage(main, got) >= MOSTLY
-
-
 def body_problems(elements, body_text: str, story: PageStory | None, later: bool = False) -> list[str]:
     """Why the body looks incomplete ([] when it does not): blocks of the same kind holding story text stand
     beside it, or a fair share of story text does and the page's main text says the body holds less than

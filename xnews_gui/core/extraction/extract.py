@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import re
 import hashlib
 from html import escape
 from dataclasses import asdict, dataclass, field
@@ -15,8 +14,8 @@ from ..text.dates import parse_date
 from ..profile.profile import FIELDS, Profile
 from ..profile.rules import Rule, RuleError, element_text
 from ..text.text import normalize_space
-from .completeness import (PageStory, agrees_with_main_text, body_problems, completeness_problem, kin_beside,
-                           story_kin, title_problems)
+from .completeness import (PageStory, body_problems, completeness_problem, kin_beside, story_kin,
+                           title_problems)
 from .script_story import MIN_STORY, script_story_html
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from ..text.encoding import FetchedHtml
@@ -142,7 +141,6 @@ def needs_render(profile: Profile, article: Article) -> list[str]:
 
 
 _COMPLETE = ("title", "body")  # checked against the page itself on every profile, not only against an expect
-_LENGTH = re.compile(r"^\d+ (?:characters|words) \(expected ")  # ContentProfile.problems' length lines
 
 
 def _text_of(page: FetchedHtml):
@@ -176,9 +174,6 @@ def _first_plausible(article, name, rules, doc, story, url, remove, expect, anch
         if not value:
             continue
         problems = expect.problems(value, anchor_value) if expect else []
-        if name == "body" and problems and all(_LENGTH.search(p) for p in problems) \
-                and agrees_with_main_text(value, story):
-            problems = []  # a longer or shorter story than the ones clicked: the page's main text says it is whole
         if name == "body" and not problems:
             problems = body_problems(candidate[3], value, story, later=i > 0)
         if first is None:
