@@ -134,25 +134,23 @@ def drop_comments(roots) -> bool:
 
 
 _OWN_TEXTS = etree.XPath("descendant::*/text()[normalize-space(.) != '']")
-_COMMENT_HINT = re.compile(r"comment|komment|repl|respons|discuss|commen|reacties|koment|yorum|коммент|bình|댓글|"
+_COMMENT_HINT = re.compile(r"commen|komment|repl|respons|discuss|reacties|koment|yorum|коммент|bình|댓글|"
                            r"コメント|评论|留言", re.I)
 _NOT_HEADINGS = {"a", "button", "td", "th", "caption", "option", "label"}
 
 
 def _text_before(root, el) -> int:
+    """Characters of text before ``el`` inside ``root`` (an ancestor's tail comes after it)."""
+    ancestors = set(el.iterancestors())
     chars = 0
     for node in root.iter():
         if node is el:
             break
         if isinstance(node.tag, str):
             chars += len((node.text or "").strip())
-        if node is not root:
-            chars += len((node.tail or "").strip()) if not _is_ancestor(node, el) else 0
+        if node is not root and node not in ancestors:
+            chars += len((node.tail or "").strip())
     return chars
-
-
-def _is_ancestor(node, el) -> bool:
-    return any(a is node for a in el.iterancestors())
 
 
 def _drop_from(root, el) -> None:

@@ -222,10 +222,11 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
     root = parse_fragment(html)
     if root is None or len(fragment_text(root).strip()) < MIN_STORY:
         scripted = script_story_html(story.page_text())  # a page built in the browser: the story is script data
-        scripted_root = parse_fragment(sanitize_html(scripted, url)) if scripted else None
+        scripted = sanitize_html(scripted, url) if scripted else ""
+        scripted_root = parse_fragment(scripted) if scripted else None
         if scripted_root is not None:
             source = "the story in the page's scripts: the page builds it with JavaScript, mark the profile render"
-            html, root = sanitize_html(scripted, url), scripted_root
+            html, root = scripted, scripted_root
     if root is None:
         return value, problems
     if drop_headline([root], article.title) | drop_comments([root]) | drop_link_lists([root]):
