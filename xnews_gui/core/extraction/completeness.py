@@ -64,11 +64,12 @@ class PageStory:
     """The page's main text, asked of the main-text extractor at most once per page and purpose (it is slow):
     ``tokens()`` to judge how much of the article a body holds, ``html()`` to fill a body that has none."""
 
-    def __init__(self, page_text, url: str, main_page=None):
+    def __init__(self, page_text, url: str, main_page=None, doc=None):
         self.page_text = page_text  # () -> the page's HTML text
         # () -> the HTML the estimate of the article's words is read from: the page less what the profile's
         # remove rules drop (a block the siblings repeat is no more the article's text for it than for the body)
         self.main_page = main_page or page_text
+        self.doc = doc  # () -> the parsed page the body is read from, when there is one
         self.url = url
         self._html: str | None = None
         self._tokens: Counter | None = None
@@ -83,17 +84,24 @@ class PageStory:
         if self._tokens is None:
             from .body_clean import drop_comments
             from .html_text import fragment_text, parse_fragment
+            from .text_place import drop_page_comments, paragraph_keys, text_block
 
             root = parse_fragment(main_text_html(self.main_page(), self.url, precise=False))
             if root is not None:
                 drop_comments([root])  # measured as bodies are: the story without its readers' comments
+                block = text_block(self.doc(), paragraph_keys(root)) if self.doc else None
+                if block is not None:  # ... the comments' heading, left out by the extractor, on the page
+                    drop_page_comments(root, block)
             self._tokens = tokens(fragment_text(root)) if root is not None else Counter()
         return self._tokens
 
 
-def main_tokens(html: str, url: str | None = None) -> Counter:
-    """The words of a page's main text (the main-text extractor's), for induction."""
-    return PageStory(lambda: html, url or "").tokens()
+def main_tokens(html: str, url: str | None = None, doc=None) -> Counter:
+    """The words of a page's main text (the main-text extractor's), for induction; ``doc``: the page parsed,
+    when the caller has it."""
+    from ..profile.rules import parse_html
+
+    return PageStory(lambda: html, url or "", doc=lambda: doc if doc is not None else parse_html(html)).tokens()
 
 
 # --- the story beside a body ------------------------------------------------------------------------

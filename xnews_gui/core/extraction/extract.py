@@ -17,6 +17,7 @@ from ..text.text import normalize_space
 from .completeness import (PageStory, body_problems, completeness_problem, kin_beside, story_kin,
                            title_problems)
 from .script_story import MIN_STORY, script_story_html
+from .text_place import drop_page_comments, paragraph_keys, text_block
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from ..text.encoding import FetchedHtml
 from .body_clean import drop_comments, drop_headline, drop_link_lists
@@ -90,7 +91,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
     article = Article(url=url)
     # the page's main text, asked only if a body looks incomplete (after the remove rules have run)
     story = PageStory(page_text, url, main_page=(lambda: lxml.html.tostring(doc, encoding="unicode"))
-                      if profile.remove else None)
+                      if profile.remove else None, doc=lambda: doc)
     # the body comes last: remove rules (ads, related boxes) apply to it alone, so a
     # removed byline can still be the author
     for name in sorted(FIELDS, key=lambda f: f == "body"):
@@ -105,7 +106,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
                                                   anchor_value, doc_read_after="image" not in profile.fields,
                                                   kept=kept)
         if name == "body" and expect is not None and problems:  # only profiles that say what a body looks like
-            value, problems = _body_fallback(article, story, url, expect, value, problems, kept)
+            value, problems = _body_fallback(article, doc, story, url, expect, value, problems, kept)
         if name == "title" and value:
             problems = problems + [p for p in title_problems(value, doc) if p not in problems]
         if error and not value:
@@ -200,23 +201,17 @@ def _set(article, name, candidate) -> None:
     setattr(article, name, candidate[0])
 
 
-def _body_fallback(article, story, url, expect, value, problems, elements=()):
+def _body_fallback(article, doc, story, url, expect, value, problems, elements=()):
     """The body from outside the rules, flagged: the story's blocks beside the rule's one joined (a split
     story), else the main-text extractor's text."""
     why = completeness_problem(problems)
     kin = story_kin(kin_beside(elements), story.tokens) if why.startswith("covers ") else []
-    if kin:
-        blocks = [_copy(el) for el in sorted([*elements, *kin], key=_document_order(elements[0]))]
-        drop_headline(blocks, article.title)
-        drop_comments(blocks)  # before the link lists: a comments heading may stand in one
-        drop_link_lists(blocks)
-        html = sanitize_elements(blocks, url)
-        root = parse_fragment(html)
-        if root is not None:
-            article.body_html, article.body_text, article.images = html, fragment_text(root), element_image_urls(root)
-            article.fallbacks.append(f"body: fallback (the story's {len(blocks)} sibling blocks joined; the body "
-                                     f"the rules give {why})")
-            return article.body_text, [f"the rules' body {why}: the story's sibling blocks joined"]
+    joined = _joined(article.title, [*elements, *kin], url) if kin else None
+    if joined:
+        article.body_html, article.body_text, article.images = joined
+        article.fallbacks.append(f"body: fallback (the story's {len(elements) + len(kin)} sibling blocks joined; "
+                                 f"the body the rules give {why})")
+        return article.body_text, [f"the rules' body {why}: the story's sibling blocks joined"]
     source = "main-text extractor"
     html = sanitize_html(story.html(), url)
     root = parse_fragment(html)
@@ -229,20 +224,47 @@ def _body_fallback(article, story, url, expect, value, problems, elements=()):
             html, root = scripted, scripted_root
     if root is None:
         return value, problems
-    if drop_headline([root], article.title) | drop_comments([root]) | drop_link_lists([root]):
+    anchor = text_block(doc, paragraph_keys(root)) if source == "main-text extractor" else None
+    kin = story_kin(kin_beside([anchor]), story.tokens) if anchor is not None else []
+    joined = _joined(article.title, [anchor, *kin], url) if kin else None  # a split story no rule knows
+    if joined and _better(joined[1], value, expect):
+        article.body_html, article.body_text, article.images = joined
+        reason = f"the body the rules give {why}" if why else "the profile's body rules found nothing plausible"
+        article.fallbacks.append(f"body: fallback (the story's {1 + len(kin)} sibling blocks joined; {reason})")
+        return article.body_text, expect.problems(article.body_text) + [
+            f"the rules' body {why}: the story's sibling blocks joined" if why
+            else "the rules gave nothing plausible: the story's sibling blocks joined"]
+    if drop_headline([root], article.title) | drop_comments([root]) | (
+            anchor is not None and drop_page_comments(root, anchor)) | drop_link_lists([root]):
         html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
     body_text = fragment_text(root)
-    new_problems = expect.problems(body_text) if expect else []
-    better = body_text and (not value or not new_problems or len(body_text) > 2 * len(value))
-    if not better:
+    if not _better(body_text, value, expect):
         return value, problems
+    new_problems = expect.problems(body_text) if expect else []
     article.body_html, article.body_text, article.images = html, body_text, images
     if why:
         article.fallbacks.append(f"body: fallback ({source}; the body the rules give {why})")
         return body_text, new_problems + [f"the rules' body {why}: filled by the fallback"]
     article.fallbacks.append(f"body: fallback ({source}; the profile's body rules found nothing plausible)")
     return body_text, new_problems + ["the rules gave nothing plausible: filled by the fallback"]
+
+
+def _better(body_text: str, value: str, expect) -> bool:
+    """A fallback's body replaces the rules' one: it passes the field's checks, or doubles a short body."""
+    new_problems = expect.problems(body_text) if expect else []
+    return bool(body_text) and (not value or not new_problems or len(body_text) > 2 * len(value))
+
+
+def _joined(title: str, elements, url) -> tuple | None:
+    """(html, text, images) of a body made of the story's blocks in document order, or None."""
+    blocks = [_copy(el) for el in sorted(elements, key=_document_order(elements[0]))]
+    drop_headline(blocks, title)
+    drop_comments(blocks)  # before the link lists: a comments heading may stand in one
+    drop_link_lists(blocks)
+    html = sanitize_elements(blocks, url)
+    root = parse_fragment(html)
+    return (html, fragment_text(root), element_image_urls(root)) if root is not None else None
 
 
 def _document_order(el):

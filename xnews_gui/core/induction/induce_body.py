@@ -27,7 +27,7 @@ def sibling_mains(html_pages) -> list:
 
 def whole_story(el, html: str, notes: list) -> tuple[list, object]:
     """(the story's elements on the clicked page, its main-text words) from a clicked container."""
-    main = main_tokens(html)
+    main = main_tokens(html, doc=el.getroottree().getroot())
     chosen, how = story_selection(el, main)
     if how:
         before = story_coverage(tokens(element_text(el)), main)
