@@ -227,11 +227,12 @@ def _body_fallback(article, doc, story, url, expect, value, problems, elements=(
     anchor = text_block(doc, paragraph_keys(root)) if source == "main-text extractor" else None
     kin = story_kin(kin_beside([anchor]), story.tokens) if anchor is not None else []
     joined = _joined(article.title, [anchor, *kin], url) if kin else None  # a split story no rule knows
-    if joined and _better(joined[1], value, expect):
+    joined_problems = expect.problems(joined[1]) if joined else []
+    if joined and _better(joined[1], joined_problems, value):
         article.body_html, article.body_text, article.images = joined
         reason = f"the body the rules give {why}" if why else "the profile's body rules found nothing plausible"
         article.fallbacks.append(f"body: fallback (the story's {1 + len(kin)} sibling blocks joined; {reason})")
-        return article.body_text, expect.problems(article.body_text) + [
+        return article.body_text, joined_problems + [
             f"the rules' body {why}: the story's sibling blocks joined" if why
             else "the rules gave nothing plausible: the story's sibling blocks joined"]
     if drop_headline([root], article.title) | drop_comments([root]) | (
@@ -239,9 +240,9 @@ def _body_fallback(article, doc, story, url, expect, value, problems, elements=(
         html = (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
     images = element_image_urls(root)
     body_text = fragment_text(root)
-    if not _better(body_text, value, expect):
+    new_problems = expect.problems(body_text)
+    if not _better(body_text, new_problems, value):
         return value, problems
-    new_problems = expect.problems(body_text) if expect else []
     article.body_html, article.body_text, article.images = html, body_text, images
     if why:
         article.fallbacks.append(f"body: fallback ({source}; the body the rules give {why})")
@@ -250,10 +251,9 @@ def _body_fallback(article, doc, story, url, expect, value, problems, elements=(
     return body_text, new_problems + ["the rules gave nothing plausible: filled by the fallback"]
 
 
-def _better(body_text: str, value: str, expect) -> bool:
+def _better(body_text: str, its_problems: list, value: str) -> bool:
     """A fallback's body replaces the rules' one: it passes the field's checks, or doubles a short body."""
-    new_problems = expect.problems(body_text) if expect else []
-    return bool(body_text) and (not value or not new_problems or len(body_text) > 2 * len(value))
+    return bool(body_text) and (not value or not its_problems or len(body_text) > 2 * len(value))
 
 
 def _joined(title: str, elements, url) -> tuple | None:

@@ -342,7 +342,7 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         want, field_mains = [el], ()
         if field == "body":
             want, _ = induce_body.whole_story(el, html, notes)
-            mains = induce_body.sibling_mains(sibling_html) if mains is None else mains
+            mains = induce_body.sibling_mains(sibling_html, sibling_docs) if mains is None else mains
             field_mains = mains
         found: list = []
         rules, reference, _ = _induce_field(pages, field, want, doc, sibling_docs, notes, found, field_mains)

@@ -20,9 +20,11 @@ from ..extraction.story import f1, story_selection  # noqa: F401  (story_selecti
 MAX_SIBLING_MAIN = 6  # sibling pages whose main text is asked (the extractor is slow)
 
 
-def sibling_mains(html_pages) -> list:
-    """The main-text words of each sibling page (an empty Counter where the extractor finds none)."""
-    return [main_tokens(h) if i < MAX_SIBLING_MAIN else tokens("") for i, h in enumerate(html_pages)]
+def sibling_mains(html_pages, docs) -> list:
+    """The main-text words of each sibling page (an empty Counter where the extractor finds none); ``docs``:
+    the pages as parsed already."""
+    return [main_tokens(h, doc=d) if i < MAX_SIBLING_MAIN else tokens("")
+            for i, (h, d) in enumerate(zip(html_pages, docs))]
 
 
 def whole_story(el, html: str, notes: list) -> tuple[list, object]:
