@@ -66,7 +66,7 @@ def drop_link_lists(roots) -> bool:
                 text = len(normalize_space(el.text_content()))
                 if text >= 20:
                     links = sum(len(normalize_space(a.text_content())) for a in el.iter("a"))
-                    if links > 0.5 * text or (links > 0.25 * text and _teaser_items(el) >= 3):
+                    if links > 0.5 * text or (links > 0.25 * text and _teaser_items(el) >= 3) or _link_cards(el) >= 3:
                         whole = whole or len(normalize_space(root.text_content()))
                         if text < 0.5 * whole:  # never most of the body (a link round-up stays whole)
                             el.drop_tree()
@@ -84,6 +84,18 @@ def _teaser_items(block) -> int:
             first = next((d for d in child.iter() if isinstance(d.tag, str) and d is not child), None)
             count += first is not None and first.tag == "a" and not (child.text or "").strip()
     return count
+
+
+def _link_cards(block) -> int:
+    """Items that begin with an empty link, when most items do: teaser cards whose headline the main-text
+    extractor took out of their link (``<li><a href=..></a><h3>Headline</h3>1 hour ago</li>``)."""
+    items = [c for c in block if isinstance(c.tag, str)]
+    cards = 0
+    for child in items:
+        first = next((d for d in child.iter() if isinstance(d.tag, str) and d is not child), None)
+        cards += (first is not None and first.tag == "a" and bool(first.get("href")) and not (child.text or "").strip()
+                  and not first.text_content().strip())
+    return cards if 2 * cards > len(items) else 0
 
 
 _COMMENT_WORDS = (r"comments|reader comments|kommentare|commentaires|comentarios|comentários|commenti|reacties|"
