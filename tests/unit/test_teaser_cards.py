@@ -2,7 +2,7 @@
 another story whose headline the extractor took out of the link (``<li><a href=..></a><h3>..</h3>1 hour
 ago</li>``). They are no body's text, neither the rules' (a click widened to the ``<article>``) nor the
 fallback's: a news brief on a site of long stories stays the brief (flagged as shorter than the site's
-stories), not the brief and six other stories' headlines."""
+stories), not the brief and six other stories' headlines. The list's heading goes with it."""
 
 from __future__ import annotations
 
@@ -51,10 +51,12 @@ def test_a_list_of_cards_leaves_the_text_and_a_list_of_linked_sentences_stays():
     text = fragment_text(cards)
     assert story.paragraphs[0] in text and story.paragraphs[-1] in text
     assert not any(s.title in text for s in OTHERS)
+    assert "Timeline" not in text  # the list's heading went with it
 
     sources = "".join(f"<li><a href='/r/{i}'>Report {i}</a> {escape(p)}</li>" for i, p in enumerate(story.paragraphs))
-    linked = parse_fragment(f"<div><p>{escape(story.paragraphs[0])}</p><ul>{sources}</ul></div>")
+    linked = parse_fragment(f"<div><p>{escape(story.paragraphs[0])}</p><h3>Sources</h3><ul>{sources}</ul></div>")
     assert not drop_link_lists([linked])  # a link begins each item, the item is a sentence of the story
+    assert "Sources" in fragment_text(linked)
 
     few = "".join(f"<li><a href='/n/{i}'></a>{escape(p)}</li>" if i < 2 else f"<li>{escape(p)}</li>"
                   for i, p in enumerate(story.paragraphs))

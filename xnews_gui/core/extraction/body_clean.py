@@ -69,11 +69,20 @@ def drop_link_lists(roots) -> bool:
                     if links > 0.5 * text or (links > 0.25 * text and _teaser_items(el) >= 3) or _link_cards(el) >= 3:
                         whole = whole or len(normalize_space(root.text_content()))
                         if text < 0.5 * whole:  # never most of the body (a link round-up stays whole)
+                            _drop_list_heading(el)
                             el.drop_tree()
                             dropped = True
                             continue
             stack.extend(c for c in el if isinstance(c.tag, str) and holds(c, "a"))
     return dropped
+
+
+def _drop_list_heading(block) -> None:
+    """The short heading right above a teaser list ("Related", "Timeline") goes with it."""
+    before = block.getprevious()
+    if (before is not None and before.tag in ("h2", "h3", "h4", "h5", "h6") and not (before.tail or "").strip()
+            and len(normalize_space(before.text_content())) <= 60):
+        before.drop_tree()
 
 
 def _teaser_items(block) -> int:
