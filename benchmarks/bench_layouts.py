@@ -25,9 +25,9 @@ before any later tuning and is never tuned on: the fundus publishers no other pa
 template carrying other pages' stories (``fresh_sites``), in the six layouts above and four more written
 for it alone (``layout_variants.FRESH_VARIANTS``: the story in five blocks, paragraphs as <div>s with
 <br>s, the headline in a table cell, related-story lists inside the story), three layouts per site. Its
-failures are never printed; its four new layouts are also reported on their own. One of its sites has been
-looked at since (fresh:MainichiShimbun, whose lost pages showed the teaser cards ``body_clean`` now drops):
-the other 84 publishers stay unseen. ``tuning-extra`` is
+failures are never printed; its four new layouts are also reported on their own. Two of its sites have been
+looked at since: fresh:MainichiShimbun (its lost pages showed the teaser cards ``body_clean`` now drops) and,
+briefly, fresh:DailyMaverick (nothing changed from it); the other 83 publishers stay unseen. ``tuning-extra`` is
 more tuning data made the same way from readability's test pages (``fresh_sites.readability_sites``).
 
     python benchmarks/bench_layouts.py [--data ../shared/data] [--code OTHER_CHECKOUT] [--failures]
