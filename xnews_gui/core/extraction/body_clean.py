@@ -85,25 +85,23 @@ def _drop_list_heading(block) -> None:
         before.drop_tree()
 
 
+def _leading_link(item):
+    """The link an item begins with (no text before it), or None."""
+    first = next((d for d in item.iter() if isinstance(d.tag, str) and d is not item), None)
+    return first if first is not None and first.tag == "a" and not (item.text or "").strip() else None
+
+
 def _teaser_items(block) -> int:
     """Items of a teaser box: its children that begin with a link (a linked headline, a line of text after it)."""
-    count = 0
-    for child in block:
-        if isinstance(child.tag, str):
-            first = next((d for d in child.iter() if isinstance(d.tag, str) and d is not child), None)
-            count += first is not None and first.tag == "a" and not (child.text or "").strip()
-    return count
+    return sum(_leading_link(child) is not None for child in block if isinstance(child.tag, str))
 
 
 def _link_cards(block) -> int:
     """Items that begin with an empty link, when most items do: teaser cards whose headline the main-text
     extractor took out of their link (``<li><a href=..></a><h3>Headline</h3>1 hour ago</li>``)."""
     items = [c for c in block if isinstance(c.tag, str)]
-    cards = 0
-    for child in items:
-        first = next((d for d in child.iter() if isinstance(d.tag, str) and d is not child), None)
-        cards += (first is not None and first.tag == "a" and bool(first.get("href")) and not (child.text or "").strip()
-                  and not first.text_content().strip())
+    links = [_leading_link(child) for child in items]
+    cards = sum(a is not None and bool(a.get("href")) and not a.text_content().strip() for a in links)
     return cards if 2 * cards > len(items) else 0
 
 
