@@ -373,8 +373,12 @@ def induce_profile(clicks: dict, siblings=(), name: str = "site", start_url: str
         # every match (per_page is the whole chain's: any split rule in it takes all)
         blocks = [len(want)] + [n for _, _, n in found]
         per_page = 1 if field != "body" or max(blocks) == 1 else (blocks[0] if len(set(blocks)) == 1 else 0)
-        expect = ContentProfile.learn([v for v in values if plausible(field, v, reference)] or [reference],
-                                      field, anchor=anchor, per_page=per_page)
+        learned = [v for v in values if plausible(field, v, reference)] or [reference]
+        if field == "body" and removes:  # the sizes the crawl will see: what the remove rules leave
+            left = induce_body.values_after_removes(rules, removes, [doc] + sibling_docs,
+                                                    lambda v, r, f=field: plausible(f, v, r))
+            learned = [v for v in left if v] or learned
+        expect = ContentProfile.learn(learned, field, anchor=anchor, per_page=per_page)
         fields[field] = rules[0]
         chains[field] = FieldChain(fallbacks=tuple(rules[1:]), anchors=tuple(anchors), expect=expect,
                                    fingerprint=fingerprint(target.el))

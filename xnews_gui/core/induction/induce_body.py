@@ -11,6 +11,8 @@ and the blocks inside it that are not the article (``remove`` rules).
 
 from __future__ import annotations
 
+import copy
+
 from . import bodyblocks
 from ..extraction.completeness import COVERED, covers_message, main_tokens, story_coverage, tokens
 from .candidates import element_xpath
@@ -159,3 +161,45 @@ def _checks(selector: str, kind: str = "css") -> bool:
     except RuleError:
         return False
     return True
+
+
+def values_after_removes(rules: list, removes: list, docs: list, plausible) -> list[str]:
+    """Each page's body text as the chain's first matching rule finds it once the remove rules have run (the
+    crawl's view; the container's raw text may be many times that: another story, a book list, a comment
+    thread that remove rules take out). ``docs``: the clicked page first; ``plausible(value, reference)``.
+    '' for a page whose raw text is not plausible beside the clicked one's (as before); the raw text where
+    what the remove rules leave is not plausible (they take a story written in a form or an aside): beside
+    the clicked page's raw text on the clicked page, beside what they leave of the clicked page elsewhere."""
+    out, reference = [], None
+    for doc in docs:
+        raw = _first_value(rules, doc)
+        if reference is None:
+            reference = raw
+        if not plausible(raw, reference):
+            out.append("")
+            continue
+        doc = copy.deepcopy(doc)
+        for rule in removes:
+            try:
+                found = rule.select(doc)
+            except RuleError:
+                continue
+            for el in found:
+                if el.getparent() is not None:
+                    el.drop_tree()
+        left = _first_value(rules, doc)
+        if not out:  # the clicked page: its own raw text is the reference for what is left elsewhere
+            reference = left if plausible(left, raw) else raw
+        out.append(left if plausible(left, reference) else raw)
+    return out
+
+
+def _first_value(rules: list, doc) -> str:
+    for rule in rules:
+        try:
+            value = " ".join(element_text(e) for e in rule.select(doc))
+        except RuleError:
+            continue
+        if value:
+            return value
+    return ""
