@@ -128,7 +128,8 @@ def refine(pages, rule: Rule, target, sibling_docs, notes) -> list[Rule]:
         if not css or css in seen or not _checks(css, kind):
             continue
         # never remove the article itself: the rule must leave most paragraph text in place
-        if any(b is h for b in pages.select(kind, css, target.doc) for h in holders):
+        matched = pages.select(kind, css, target.doc)
+        if any(b is h for b in matched for h in holders) or _story_written_in(block, matched, target.el, others):
             continue
         seen.add(css)
         removes.append(Rule(kind=kind, selector=css, take="html"))
@@ -153,6 +154,13 @@ def refine(pages, rule: Rule, target, sibling_docs, notes) -> list[Rule]:
         notes.append(f"body: {len(header)} short block(s) before the first paragraph dropped (dateline, byline, "
                      "kicker): " + ", ".join(r.selector for r in header[:6]))
     return removes + header
+
+
+def _story_written_in(block, matched: list, container, others: set) -> bool:
+    """A <form> or an <aside> (taken for its tag alone) holding most of the container's paragraph text is where
+    the story is written, not a sign-up box; teasers and blocks the siblings repeat go whatever they hold."""
+    return (block.tag in ("form", "aside") and element_text(block) not in others
+            and 2 * sum(map(bodyblocks.paragraph_chars, matched)) > bodyblocks.paragraph_chars(container))
 
 
 def _checks(selector: str, kind: str = "css") -> bool:
