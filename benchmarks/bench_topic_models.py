@@ -47,6 +47,22 @@ part of train and the test set differ: train is 58% vnexpress, test 80%; "Doi so
 "Van hoa" 8 times in 631 held-out documents, 223 times in 1,877 test ones. The MaxEnt probabilities are
 calibrated already (all uni+bigrams, C 50: expected calibration error 0.010 on held-out; no temperature
 from 0.6 to 1.5 lowers it).
+
+Tried later on held-out 20% of train (same protocol; the MaxEnt of the shipped settings at 92.74-92.81% on
+each split):
+
+  per-class syllable trigram language model, interpolated absolute discounting
+    (D 0.8 / 0.7, add-one unigrams: the family of the published 97.1%)                  90.72%
+  MaxEnt (92.74% on that split) + that model, log-linear mix, weight per token 0.5 / 1 / 50  92.96 / 92.99 / 91.27%
+  held out by time: the newest 20% of each topic and source (file numbers follow
+    the dates, 2004 -> 2005), shipped settings                                           92.65% (random 92.81%)
+
+Why the test set stays near 93.5% (looked at, not tuned on): the corpus files the same text under two topics
+(the "labels of the same text" line this benchmark prints: 117 of the 2,531 test texts also in train, 4.6%),
+and the test set's "Doi song" holds a kind of story train files elsewhere. Of its errors towards "Van hoa",
+most are vnexpress celebrity life stories ("Nicole Kidman tim cach tang can"); train's "Doi song" from
+vnexpress is advice columns, food and homes, and train files celebrity stories under "Van hoa". No feature
+of the text can learn that filing from train; a user's own corrections can (``retrain``).
 """
 
 from __future__ import annotations
@@ -56,6 +72,7 @@ import json
 import platform
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,6 +93,23 @@ def best_labels(model: TopicClassifier, docs, batch: int = 64) -> tuple[list[str
     for i in range(0, len(docs), batch):
         labels += [p.label for p in model.predict_many([d.text for d in docs[i:i + batch]], guard=False)]
     return labels, time.process_time() - cpu
+
+
+def label_agreement(train_docs, test_docs) -> dict:
+    """How often the corpus files the very same text under two topics: a bound no model can pass on those
+    texts (one of the two labels is "wrong" whatever the model says)."""
+    topics_in_train, topics_in_test = defaultdict(set), defaultdict(set)
+    for d in train_docs:
+        topics_in_train[corpus.text_key(d.text)].add(d.label)
+    both = other = 0
+    for d in test_docs:
+        key = corpus.text_key(d.text)
+        topics_in_test[key].add(d.label)
+        if key in topics_in_train:
+            both += 1
+            other += d.label not in topics_in_train[key]
+    return {"test_texts_in_train": both, "filed_otherwise": other,
+            "test_texts_with_two_topics": sum(len(t) > 1 for t in topics_in_test.values())}
 
 
 def scores(truth, predicted, labels) -> dict:
@@ -119,14 +153,19 @@ def main(argv=None) -> int:
         print(f"no VNTC at {root}", file=sys.stderr)
         return 2
     train_dir, test_dir = corpus.find_splits(root, args.cache)
-    data = corpus.build(corpus.load_folder(train_dir), corpus.load_folder(test_dir), source="VNTC 10 topics")
+    train_docs, test_docs = corpus.load_folder(train_dir), corpus.load_folder(test_dir)
+    data = corpus.build(train_docs, test_docs, source="VNTC 10 topics")
     print(f"VNTC: {len(data.train)} train documents, {len(data.test)} test documents de-duplicated against "
           f"train, {len(data.original_test)} as given", flush=True)
+    agreement = label_agreement(train_docs, test_docs)
+    print(f"labels of the same text: {agreement['test_texts_in_train']:,} test texts are also in train, "
+          f"{agreement['filed_otherwise']:,} of them under another topic; {agreement['test_texts_with_two_topics']:,} "
+          f"texts are in the test set more than once under different topics", flush=True)
     import sklearn
 
     result = {"versions": {"python": platform.python_version(), "numpy": np.__version__,
                            "scikit-learn (training only)": sklearn.__version__},
-              "training_set": data.description}
+              "training_set": data.description, "label_agreement": agreement}
     runs = [("new", args.model)] + [(f"anchor{i or ''}", path) for i, path in enumerate(args.anchor)]
     for name, path in runs:
         result[name] = measure(path, data.test, data.original_test)
