@@ -244,14 +244,14 @@ def test_a_long_session_hands_over_to_a_fresh_page_and_renderer(qtbot, store, mo
 
     monkeypatch.setattr(ReaderView, "RECYCLE_AFTER", 3)
     ids = [store_raw(store, url=f"http://news.test/r-{k}.htm", title=f"Bài số {k}", content_hash=f"r{k}",
-                     body_html=f"<p>Nội dung {k}</p>") for k in range(8)]
+                     body_html=f"<p>Nội dung {k}</p>") for k in range(9)]
     reader = ReaderView(store)  # its empty page is the first load
     qtbot.addWidget(reader)
     reader.show()
     pages, guards = [reader.page], [reader.guard]
-    show(qtbot, reader, ids[0])
+    show(qtbot, reader, ids[8])  # another article (the same one again is not drawn again)
     processes = renderer_processes()
-    for k, aid in enumerate(ids):
+    for k, aid in enumerate(ids[:8]):
         show(qtbot, reader, aid)
         assert run_js(qtbot, reader.page, "document.querySelector('h1').innerText") == f"Bài số {k}"
         if reader.page is not pages[-1]:
@@ -296,3 +296,31 @@ def test_showing_reads_nothing_on_the_gui_thread_and_the_newest_request_wins(qtb
         store.db.connection().set_trace_callback(None)
     assert statements == []
     qtbot.waitUntil(lambda: store.get_article(ids[2]).read, timeout=5000)  # marked read, in the background
+
+
+def test_the_same_article_asked_again_keeps_the_readers_place_and_a_changed_one_is_drawn(qtbot, store):
+    """A crawl's batch that re-reads the article being read (the main window asks the reader again) leaves the
+    page as it is, scrolled where the reader is; a changed text is drawn."""
+    long_body = "".join(f"<p>Đoạn văn số {k} của một bài dài, đủ để cuộn trang xuống.</p>" for k in range(80))
+    aid = store_raw(store, title="Bài dài", body_html=long_body)
+    reader = ReaderView(store)
+    qtbot.addWidget(reader)
+    reader.resize(700, 400)
+    reader.show()
+    show(qtbot, reader, aid)
+    loads = reader.loads
+    run_js(qtbot, reader.page, "(window.scrollTo(0, 900), window.scrollY)")
+    qtbot.waitUntil(lambda: run_js(qtbot, reader.page, "window.scrollY") >= 800, timeout=5000)
+
+    with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == aid):
+        reader.show_article(aid, mark_read=False)
+    assert reader.loads == loads
+    assert run_js(qtbot, reader.page, "window.scrollY") >= 800
+
+    with store.write_lock:
+        store.models.Article.update(body_html="<p>Bản sửa: một đoạn mới.</p>").where(
+            store.models.Article.id == aid).execute()
+    with qtbot.waitSignal(reader.pageReady, timeout=15000, check_params_cb=lambda i: i == aid):
+        reader.show_article(aid, mark_read=False)
+    assert reader.loads == loads + 1
+    assert "Bản sửa" in run_js(qtbot, reader.page, "document.body.innerText")

@@ -46,6 +46,8 @@ class ReaderView(QWidget):
         self._preparing = False
         self._loading_url = QUrl()  # the newest page asked for
         self._loading_id = 0
+        self._loading_html = ""
+        self._drawn: tuple[int, str] | None = None  # (id, page) the view shows now
         self._navigating = QUrl()  # the load under way (empty: none); a newer page waits for its end
         self._nav_timeout = QTimer(self, singleShot=True, interval=3000)  # ...but never for long
         self._nav_timeout.timeout.connect(lambda: self._load_ended(self._navigating))
@@ -108,6 +110,7 @@ class ReaderView(QWidget):
         self.view.setPage(page)
         self.page = page
         self.loads = 0
+        self._drawn = None
         self._navigating = QUrl()  # the new page has no load under way
         if old is not None and shiboken6.isValid(old):
             old.loadingChanged.disconnect(self._loading_changed)
@@ -199,11 +202,15 @@ class ReaderView(QWidget):
     def _load(self, html: str, article_id: int) -> None:
         if self._closed or not shiboken6.isValid(self.page):
             return  # shut down
+        if article_id and self._drawn == (article_id, html) and self._navigating.isEmpty():
+            self.pageReady.emit(article_id)  # the same page again (a crawl re-read the article): the reader
+            return  # keeps its place in it, and nothing is drawn twice
+        self._drawn = None  # until the new page has loaded
         if self.loads >= self.RECYCLE_AFTER:
             self._new_page()
         self.loads += 1
         self._loading_url = self._handler.put_page(html)
-        self._loading_id = article_id
+        self._loading_id, self._loading_html = article_id, html
         if self._navigating.isEmpty():
             self._navigate()
 
@@ -225,6 +232,7 @@ class ReaderView(QWidget):
         # judged by the URL the finished load was for: loadFinished of a superseded page can arrive
         # after the next page was requested, when page.url() already names the new one
         if status == QWebEngineLoadingInfo.LoadStatus.LoadSucceededStatus and info.url() == self._loading_url:
+            self._drawn = (self._loading_id, self._loading_html)
             self.pageReady.emit(self._loading_id)
         if info.url() == self._navigating:
             self._load_ended(info.url())
