@@ -77,12 +77,38 @@ def drop_link_lists(roots) -> bool:
     return dropped
 
 
+_SECTION_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+
+
 def _drop_list_heading(block) -> None:
     """The short heading right above a teaser list ("Related", "Timeline") goes with it."""
     before = block.getprevious()
-    if (before is not None and before.tag in ("h2", "h3", "h4", "h5", "h6") and not (before.tail or "").strip()
-            and len(normalize_space(before.text_content())) <= 60):
+    if _short_heading(before):
         before.drop_tree()
+
+
+def drop_removed(root, remove) -> None:
+    """What a profile's remove rules select, each with its short heading when nothing of its section is left."""
+    for rule in remove:
+        for el in rule.select(root):
+            if el.getparent() is None:
+                continue
+            before = el.getprevious()
+            el.drop_tree()
+            _drop_heading_left_empty(before)
+
+
+def _drop_heading_left_empty(heading) -> None:
+    """A short heading whose section a remove rule took (the heading of a list repeated on every page): nothing
+    but another heading, or the end of its block, follows it now."""
+    after = heading.getnext() if heading is not None else None
+    if _short_heading(heading) and (after is None or after.tag in _SECTION_HEADINGS):
+        heading.drop_tree()
+
+
+def _short_heading(el) -> bool:
+    return (el is not None and el.tag in _SECTION_HEADINGS and not (el.tail or "").strip()
+            and len(normalize_space(el.text_content())) <= 60)
 
 
 def _leading_link(item):

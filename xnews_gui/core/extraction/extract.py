@@ -20,7 +20,7 @@ from .script_story import MIN_STORY, script_story_html
 from .text_place import drop_page_comments, paragraph_keys, text_block
 from .sanitize import element_image_urls, image_urls, sanitize_elements, sanitize_html
 from ..text.encoding import FetchedHtml
-from .body_clean import drop_comments, drop_headline, drop_link_lists
+from .body_clean import drop_comments, drop_headline, drop_link_lists, drop_removed
 from .html_text import fragment_text, html_to_text, parse_fetched, parse_fragment, parse_page
 from ..text.text import strip_control_chars_html_utf8
 from ..text.urls import absolute, is_allowed_scheme
@@ -100,7 +100,7 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
         expect = chain.expect if chain else None
         anchor_value = _anchor_value(expect, doc) if expect else ""
         if name == "body":
-            _drop(doc, profile.remove)
+            drop_removed(doc, profile.remove)
         kept: list = []  # the body's elements on the page, as the rule that gave it found them
         value, problems, error = _first_plausible(article, name, rules, doc, story, url, profile.remove, expect,
                                                   anchor_value, doc_read_after="image" not in profile.fields,
@@ -366,21 +366,12 @@ def _real_images(el) -> None:
         node.tag = "img"
 
 
-def _drop(doc, remove) -> None:
-    for rule in remove:
-        for el in rule.select(doc):
-            parent = el.getparent()
-            if parent is None:
-                continue
-            el.drop_tree()
-
-
 def _drop_in_fragment(html: str, remove) -> str:
     try:
         root = lxml.html.fragment_fromstring(html, create_parent="div")
     except (etree.ParserError, ValueError):
         return html
-    _drop(root, remove)
+    drop_removed(root, remove)
     return (root.text or "") + "".join(lxml.html.tostring(c, encoding="unicode") for c in root)
 
 

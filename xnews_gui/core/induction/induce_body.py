@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 
 from . import bodyblocks
+from ..extraction.body_clean import drop_removed
 from ..extraction.completeness import COVERED, covers_message, main_tokens, story_coverage, tokens
 from .candidates import element_xpath
 from ..profile.rules import Rule, RuleError, element_text
@@ -187,14 +188,11 @@ def values_after_removes(rules: list, removes: list, docs: list, plausible) -> l
             out.append("")
             continue
         doc = copy.deepcopy(doc)
-        for rule in removes:
-            try:
-                found = rule.select(doc)
-            except RuleError:
-                continue
-            for el in found:
-                if el.getparent() is not None:
-                    el.drop_tree()
+        try:
+            drop_removed(doc, removes)
+        except RuleError:  # the crawl would get an error on this page, not a body
+            out.append(raw)
+            continue
         left = _first_value(rules, doc)
         if not out:  # the clicked page: its own raw text is the reference for what is left elsewhere
             reference = left if plausible(left, raw) else raw
