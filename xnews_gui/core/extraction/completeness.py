@@ -24,6 +24,7 @@ from ..profile.verify import agreement
 
 COVERED = 0.7  # a body holding less of the article's main text is incomplete
 MOSTLY = 0.6  # a body from a later rule of its chain must be mostly the article's main text
+LONG_AGREES = 0.8  # a body longer than expected, and the main text: each holds this share of the other's words
 BESIDE = 0.25  # story text beside the body above this share of the two: the main text is asked
 _MIN_PARAGRAPH = 40  # characters of a paragraph that counts as story text
 _BUDGET = 400  # elements looked at beside a body, at most (bounded time on any page)
@@ -235,6 +236,16 @@ def story_kin(kin: list, main_words) -> list:
     if not main:
         return []
     return [k for k in kin if story_coverage(main, tokens(k.text_content())) >= 0.5]
+
+
+def long_story(body_text: str, story: PageStory | None) -> bool:
+    """A body longer than the site's stories that is the page's main text nearly word for word: a long read,
+    not a body that took the comments or the whole page (its length is then no problem)."""
+    main = story.tokens() if story is not None else None
+    if not main:
+        return False
+    got = tokens(body_text)
+    return story_coverage(got, main) >= LONG_AGREES and story_coverage(main, got) >= LONG_AGREES
 
 
 def body_problems(elements, body_text: str, story: PageStory | None, later: bool = False) -> list[str]:

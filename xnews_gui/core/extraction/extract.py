@@ -14,7 +14,7 @@ from ..text.dates import parse_date
 from ..profile.profile import FIELDS, Profile
 from ..profile.rules import Rule, RuleError, element_text
 from ..text.text import normalize_space
-from .completeness import (PageStory, body_problems, completeness_problem, kin_beside, story_kin,
+from .completeness import (PageStory, body_problems, completeness_problem, kin_beside, long_story, story_kin,
                            title_problems)
 from .script_story import MIN_STORY, script_story_html
 from .text_place import drop_page_comments, paragraph_keys, text_block
@@ -175,6 +175,9 @@ def _first_plausible(article, name, rules, doc, story, url, remove, expect, anch
         if not value:
             continue
         problems = expect.problems(value, anchor_value) if expect else []
+        if (name == "body" and problems and not expect.problems(value, anchor_value, ceiling=False)
+                and long_story(value, story)):
+            problems = []  # longer than the site's stories seen, and the page's main text says it is the story
         if name == "body" and not problems:
             problems = body_problems(candidate[3], value, story, later=i > 0)
         if first is None:
