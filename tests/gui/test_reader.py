@@ -324,3 +324,24 @@ def test_the_same_article_asked_again_keeps_the_readers_place_and_a_changed_one_
         reader.show_article(aid, mark_read=False)
     assert reader.loads == loads + 1
     assert "Bản sửa" in run_js(qtbot, reader.page, "document.body.innerText")
+
+
+def test_an_article_asked_again_after_going_back_from_it_is_drawn_again(qtbot, store):
+    """Back (the page's context menu) shows the previous article without the reader asking: asking for the
+    article that was on screen before must draw it, not trust that it still shows."""
+    from PySide6.QtWebEngineCore import QWebEnginePage
+
+    first = store_raw(store, url="http://news.test/b-1.htm", title="Alpha", content_hash="b1", body_html="<p>Một</p>")
+    second = store_raw(store, url="http://news.test/b-2.htm", title="Beta", content_hash="b2", body_html="<p>Hai</p>")
+    reader = ReaderView(store)
+    qtbot.addWidget(reader)
+    reader.show()
+    show(qtbot, reader, first)
+    show(qtbot, reader, second)
+    with qtbot.waitSignal(reader.page.loadFinished, timeout=15000):
+        reader.page.triggerAction(QWebEnginePage.WebAction.Back)
+    assert run_js(qtbot, reader.page, "document.querySelector('h1').innerText") == "Alpha"
+    loads = reader.loads
+    show(qtbot, reader, second)
+    assert reader.loads == loads + 1
+    assert run_js(qtbot, reader.page, "document.querySelector('h1').innerText") == "Beta"

@@ -47,7 +47,7 @@ class ReaderView(QWidget):
         self._loading_url = QUrl()  # the newest page asked for
         self._loading_id = 0
         self._loading_html = ""
-        self._drawn: tuple[int, str] | None = None  # (id, page) the view shows now
+        self._drawn: tuple[int, str, QUrl] | None = None  # (id, page, its address) the view shows now
         self._navigating = QUrl()  # the load under way (empty: none); a newer page waits for its end
         self._nav_timeout = QTimer(self, singleShot=True, interval=3000)  # ...but never for long
         self._nav_timeout.timeout.connect(lambda: self._load_ended(self._navigating))
@@ -107,6 +107,7 @@ class ReaderView(QWidget):
         adopt_profile(page)
         lock_down(page.settings())
         page.loadingChanged.connect(self._loading_changed)
+        page.renderProcessTerminated.connect(self._forget_drawn)  # a crashed page shows nothing
         self.view.setPage(page)
         self.page = page
         self.loads = 0
@@ -114,6 +115,7 @@ class ReaderView(QWidget):
         self._navigating = QUrl()  # the new page has no load under way
         if old is not None and shiboken6.isValid(old):
             old.loadingChanged.disconnect(self._loading_changed)
+            old.renderProcessTerminated.disconnect(self._forget_drawn)
             old.deleteLater()  # its profile, scheme handler and guard go with it
 
     # --- actions --------------------------------------------------------------
@@ -202,7 +204,8 @@ class ReaderView(QWidget):
     def _load(self, html: str, article_id: int) -> None:
         if self._closed or not shiboken6.isValid(self.page):
             return  # shut down
-        if article_id and self._drawn == (article_id, html) and self._navigating.isEmpty():
+        if (article_id and self._drawn == (article_id, html, self.page.url())  # not gone Back from it
+                and self._navigating.isEmpty()):
             self.pageReady.emit(article_id)  # the same page again (a crawl re-read the article): the reader
             return  # keeps its place in it, and nothing is drawn twice
         self._drawn = None  # until the new page has loaded
@@ -232,10 +235,13 @@ class ReaderView(QWidget):
         # judged by the URL the finished load was for: loadFinished of a superseded page can arrive
         # after the next page was requested, when page.url() already names the new one
         if status == QWebEngineLoadingInfo.LoadStatus.LoadSucceededStatus and info.url() == self._loading_url:
-            self._drawn = (self._loading_id, self._loading_html)
+            self._drawn = (self._loading_id, self._loading_html, info.url())
             self.pageReady.emit(self._loading_id)
         if info.url() == self._navigating:
             self._load_ended(info.url())
+
+    def _forget_drawn(self, *_status) -> None:
+        self._drawn = None
 
     def _load_ended(self, url: QUrl) -> None:
         self._nav_timeout.stop()
