@@ -57,3 +57,25 @@ def test_a_heading_above_a_removed_block_with_text_after_it_stays():
     html = _page(f"{STORY}<h2>What comes next</h2><div class='share'>Share this</div>The vote is on Monday.")
     text = extract(html, URL, _profile(["div.share"])).body_text
     assert "What comes next" in text and "The vote is on Monday." in text
+
+
+def test_a_subsection_after_the_removed_block_keeps_its_parent_heading_and_comments_do_not_hide_a_heading():
+    html = _page(f"{STORY}<h2>Background</h2><div class='ad'>Advertisement</div><h3>Early years</h3>"
+                 f"<p>The first bridge was wooden.</p>"
+                 f"<h3>Related</h3><!-- related box --><div class='rel'>Three other stories</div><!-- end -->")
+    text = extract(html, URL, _profile(["div.ad", "div.rel"])).body_text
+    assert "Background" in text and "Early years" in text  # its section goes on in a subsection
+    assert "Related" not in text  # the comments beside the box hide nothing
+
+
+def test_a_heading_at_the_end_of_a_split_storys_block_stays():
+    html = (f"<html><body><h1>A council votes on the bridge</h1><div class='part'>{STORY}<h2>Next steps</h2>"
+            f"<div class='ad'>Advertisement</div></div><div class='part'><p>The council meets again in May to "
+            f"decide on the money for the repair of the old bridge.</p></div></body></html>")
+    profile = Profile.from_dict({"schema": 2, "name": "t", "start_urls": ["http://127.0.0.1/"],
+                                 "fields": {"title": {"rules": [{"kind": "css", "selector": "h1", "take": "text"}]},
+                                            "body": {"rules": [{"kind": "css", "selector": "div.part", "take": "html"}],
+                                                     "expect": {"chars": [100, 100000], "per_page": 2}}},
+                                 "remove": [{"kind": "css", "selector": "div.ad"}]})
+    text = extract(html, URL, profile).body_text
+    assert "Next steps" in text and "meets again in May" in text and "Advertisement" not in text

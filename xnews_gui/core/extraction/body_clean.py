@@ -93,17 +93,35 @@ def drop_removed(root, remove) -> None:
         for el in rule.select(root):
             if el.getparent() is None:
                 continue
-            before = el.getprevious()
+            before = _neighbour(el, forward=False)
             el.drop_tree()
             _drop_heading_left_empty(before)
 
 
 def _drop_heading_left_empty(heading) -> None:
-    """A short heading whose section a remove rule took (the heading of a list repeated on every page): nothing
-    but another heading, or the end of its block, follows it now."""
-    after = heading.getnext() if heading is not None else None
-    if _short_heading(heading) and (after is None or after.tag in _SECTION_HEADINGS):
-        heading.drop_tree()
+    """A short heading whose section a remove rule took (the heading of a list repeated on every page): what
+    follows it now is a heading of its level or above, or the end of its block (the story not going on in
+    the next one)."""
+    if not _short_heading(heading):
+        return
+    after = _neighbour(heading, forward=True)
+    if after is None:
+        parent = heading.getparent()
+        going_on = _neighbour(parent, forward=True) if parent is not None else None
+        if going_on is not None and (going_on.tag == "p" or going_on.find(".//p") is not None):
+            return  # a split story: its next block may be this heading's section
+    elif not (after.tag in _SECTION_HEADINGS and after.tag <= heading.tag):  # "h2" <= "h3": same level or above
+        return
+    heading.drop_tree()
+
+
+def _neighbour(el, forward: bool):
+    """The element beside ``el``, past comments with no text after them (None at the end of its parent)."""
+    step = el.getnext if forward else el.getprevious
+    node = step()
+    while node is not None and not isinstance(node.tag, str) and not (node.tail or "").strip():
+        node = node.getnext() if forward else node.getprevious()
+    return node
 
 
 def _short_heading(el) -> bool:
