@@ -57,9 +57,11 @@ each split):
   held out by time: the newest 20% of each topic and source (file numbers follow
     the dates, 2004 -> 2005), shipped settings                                           92.65% (random 92.81%)
 
-Why the test set stays near 93.5% (looked at, not tuned on): the corpus files the same text under two topics
-(the "labels of the same text" line this benchmark prints: 117 of the 2,531 test texts also in train, 4.6%),
-and the test set's "Doi song" holds a kind of story train files elsewhere. Of its errors towards "Van hoa",
+Why the test set stays near 93.5% (looked at, not tuned on): the test set's "Doi song" holds a kind of story
+train files elsewhere (below). The corpus also files the same text under two topics (the "labels of the same
+text" line this benchmark prints: 2,531 test texts are also in train, 117 of them, 4.6%, under another topic;
+a bound on the split as given only, since the de-duplicated set leaves those texts out; it hints at how
+often two of the corpus' editors disagree). Of its errors towards "Van hoa",
 most are vnexpress celebrity life stories ("Nicole Kidman tim cach tang can"); train's "Doi song" from
 vnexpress is advice columns, food and homes, and train files celebrity stories under "Van hoa". No feature
 of the text can learn that filing from train; a user's own corrections can (``retrain``).

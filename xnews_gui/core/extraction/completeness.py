@@ -239,8 +239,9 @@ def story_kin(kin: list, main_words) -> list:
 
 
 def long_story(body_text: str, story: PageStory | None) -> bool:
-    """A body longer than the site's stories that is the page's main text nearly word for word: a long read,
-    not a body that took the comments or the whole page (its length is then no problem)."""
+    """A body longer than the site's stories whose words and the page's main text's mostly agree (each holds
+    ``LONG_AGREES`` of the other's): a long read, not a body that took the comments or the whole page (its
+    length is then no problem). Story-like blocks inside the article's container count as main text too."""
     main = story.tokens() if story is not None else None
     if not main:
         return False

@@ -175,7 +175,7 @@ def _first_plausible(article, name, rules, doc, story, url, remove, expect, anch
         if not value:
             continue
         problems = expect.problems(value, anchor_value) if expect else []
-        if (name == "body" and problems and not expect.problems(value, anchor_value, ceiling=False)
+        if (name == "body" and problems and not expect.problems(value, anchor_value, upper_bounds=False)
                 and long_story(value, story)):
             problems = []  # longer than the site's stories seen, and the page's main text says it is the story
         if name == "body" and not problems:

@@ -72,16 +72,16 @@ class ContentProfile:
             anchor=anchor,
         )
 
-    def problems(self, value: str, anchor_value: str = "", ceiling: bool = True) -> list[str]:
-        """Why the value does not look like this field (empty list: it does). ``ceiling``: False leaves the
-        upper bounds of its length unchecked."""
+    def problems(self, value: str, anchor_value: str = "", upper_bounds: bool = True) -> list[str]:
+        """Why the value does not look like this field (empty list: it does). ``upper_bounds``: False leaves
+        the highest length unchecked."""
         if not value:
             return ["empty"]
         out = []
         n, w = len(value), len(words(value))
-        if n < self.chars[0] or (ceiling and n > self.chars[1]):
+        if n < self.chars[0] or (upper_bounds and n > self.chars[1]):
             out.append(f"{n} characters (expected {self.chars[0]}-{self.chars[1]})")
-        if w < self.words[0] or (ceiling and w > self.words[1]):
+        if w < self.words[0] or (upper_bounds and w > self.words[1]):
             out.append(f"{w} words (expected {self.words[0]}-{self.words[1]})")
         digit, punct = _shares(value)
         if digit > self.digits:
