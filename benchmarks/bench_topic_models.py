@@ -57,6 +57,10 @@ each split):
   held out by time: the newest 20% of each topic and source (file numbers follow
     the dates, 2004 -> 2005), shipped settings                                           92.65% (random 92.81%)
 
+and, a method with nothing to tune, on the test set as given (the model fitted on all of train, 93.35% there):
+class priors adapted to the test set by EM (Saerens et al. 2002) 91.85%; even the test set's true topic mix
+92.62%. The shift is not in the topics' shares.
+
 Why the test set stays near 93.5% (looked at, not tuned on): the test set's "Doi song" holds a kind of story
 train files elsewhere (below). The corpus also files the same text under two topics (the "labels of the same
 text" line this benchmark prints: 2,531 test texts are also in train, 117 of them, 4.6%, under another topic;
