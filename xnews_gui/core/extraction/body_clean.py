@@ -117,8 +117,7 @@ def _drop_heading_left_empty(heading) -> None:
 
 def _neighbour(el, forward: bool):
     """The element beside ``el``, past comments with no text after them (None at the end of its parent)."""
-    step = el.getnext if forward else el.getprevious
-    node = step()
+    node = el.getnext() if forward else el.getprevious()
     while node is not None and not isinstance(node.tag, str) and not (node.tail or "").strip():
         node = node.getnext() if forward else node.getprevious()
     return node
