@@ -29,8 +29,9 @@ failures are never printed; its four new layouts are also reported on their own.
 looked at since: fresh:MainichiShimbun (its lost pages showed the teaser cards ``body_clean`` now drops),
 fresh:DerFreitag (a body's sizes learned before the remove rules ran), fresh:BerlinerZeitung,
 fresh:SankeiShimbun and fresh:TechCrunch (one profile each, checking that change and the form guard),
-fresh:DailyMaverick (its made pages hide the story in a speed-reading tab; nothing changed from it); and the
-counts of lost, unflagged and flagged pages by site, not their text, were printed for all. The other 79
+fresh:DailyMaverick (its made pages hid the donor's story in a speed-reading tab while the template's own
+story showed: ``fresh_sites`` now leaves out a template that prints its story twice, which drops it and
+fresh:DerFreitag, 83 publishers left); and the counts of lost, unflagged and flagged pages by site, not their text, were printed for all. The other 79
 publishers stay unseen. ``tuning-extra`` is
 more tuning data made the same way from readability's test pages (``fresh_sites.readability_sites``).
 

@@ -10,7 +10,10 @@ Fixed before any tuning on it (the rule, not a list of results):
   in the tag and attributes of its first paragraph, where its own stood; the headline element, ``<title>``,
   og:/twitter: titles and JSON-LD (headline, articleBody) get that page's headline and text. A template
   whose holder leaves more than ``OUTSIDE`` of the gold body outside it is not used (its story could not be
-  swapped whole). Gold title and body of each page: the donor's. The gold must be what one element of the
+  swapped whole), nor is one that shows its story a second time outside the holder (``TWICE`` of its words:
+  DailyMaverick prints it again in a "speed read" tab; only one copy would be swapped, so the made page
+  would show the template's own story beside the donor's; this rule came after the first runs, when that
+  site's lost pages were looked at). Gold title and body of each page: the donor's. The gold must be what one element of the
   page says (as on bench_layouts' pages): a template is used when its own page's best element
   (``find_body``) reaches a token F1 of ``CLEAN`` against its gold body, and a made page is kept when its
   best element reaches ``CLEAN_MADE`` against the donor's (else the next donor is taken, among the first
@@ -39,6 +42,7 @@ from layout_variants import (FRESH_VARIANTS, VARIANTS, _story_holder, f1, find_b
 
 PAGES = 8  # 1 clicked, 3 siblings, 4 test pages
 OUTSIDE = 0.1  # of the gold body's words, at most, outside the story's holder
+TWICE = 0.8  # of the gold body's words outside the holder: the page prints its story twice
 LAYOUTS_PER_SITE = 3
 CLEAN, CLEAN_MADE = 0.9, 0.85
 ALL_LAYOUTS = VARIANTS + FRESH_VARIANTS
@@ -103,7 +107,7 @@ class Template:
         if sum((held & gold).values()) < (1 - OUTSIDE) * sum(gold.values()):
             return
         children = _story_children(holder, gold)
-        if not children or title_el in holder.iter():
+        if not children or title_el in holder.iter() or _printed_twice(doc, holder, gold):
             return
         self.doc, self.title, self.title_el, self.holder, self.children = doc, title, title_el, holder, children
         self.ok = True
@@ -147,6 +151,13 @@ class Template:
                 script.drop_tree()
                 continue
             script.text = json.dumps(_swap_jsonld(data, old, title, body), ensure_ascii=False)
+
+
+def _printed_twice(doc, holder, gold) -> bool:
+    """The page's visible text outside the story's holder holds the story again."""
+    outside = copy.deepcopy(doc)
+    outside.getroottree().xpath(doc.getroottree().getpath(holder))[0].drop_tree()
+    return sum((tokens(text_of(outside)) & gold).values()) >= TWICE * sum(gold.values())
 
 
 def _swap_jsonld(data, old: str, title: str, body: str):
