@@ -244,6 +244,18 @@ def test_export_feed_and_book_formats(cli, data_dir, tmp_path):
     assert cli("export", "--format", "epub", "-o", str(tmp_path / "b.epub"))[0] == 0
     with zipfile.ZipFile(tmp_path / "b.epub") as book:
         assert book.namelist()[0] == "mimetype"
+    # without --format the name says the format; a name that says another one is refused, nothing written
+    code, _, err = cli("export", "-o", str(tmp_path / "n.csv"))
+    assert code == 0 and err.strip().endswith(f"as CSV to {tmp_path / 'n.csv'}")
+    assert (tmp_path / "n.csv").read_text(encoding="utf-8-sig").startswith("id,profile,url,title")
+    assert zipfile.is_zipfile(cli("export", "-o", str(tmp_path / "n.epub")) and tmp_path / "n.epub")
+    code, _, err = cli("export", "--format", "jsonl", "-o", str(tmp_path / "x.csv"))
+    assert code == 2 and "'x.csv' is the name of a CSV file, but --format is jsonl" in err
+    code, _, err = cli("export", "-o", str(tmp_path / "x.dat"))
+    assert code == 2 and "cannot tell the format from the name 'x.dat'" in err and "--format" in err
+    assert not (tmp_path / "x.csv").exists() and not (tmp_path / "x.dat").exists()
+    assert cli("export", "--format", "atom", "-o", str(tmp_path / "a.xml"))[0] == 0
+    assert ET.parse(tmp_path / "a.xml").getroot().tag.endswith("feed")  # .xml: the feed --format names
 
 
 def test_crawl_refuses_a_second_crawl_of_the_same_profile(cli, data_dir, demo_server, tmp_path):

@@ -36,7 +36,8 @@ def register(sub) -> None:
     x.set_defaults(func=cmd_search, needs_db=True)
 
     x = sub.add_parser("export", help="export stored articles")
-    x.add_argument("--format", choices=_export_formats(), default="jsonl")
+    x.add_argument("--format", choices=_export_formats(),
+                   help="default: the one the file's name ends in (.epub, .csv, ...); jsonl on standard output")
     x.add_argument("-o", "--output", help="file to write (default: standard output for jsonl/csv)")
     x.add_argument("--profile")
     x.add_argument("--query", help="only articles matching this full-text query")
@@ -111,9 +112,27 @@ def _selected_articles(args) -> list[dict]:
     return store.articles_in_order(profile=args.profile, limit=args.limit, skip_duplicates=args.skip_duplicates)
 
 
-def cmd_export(args) -> int:
-    from ..export import ExportError, export_articles, write_csv, write_jsonl
+def _export_format(args) -> str:
+    """--format, else what the output file's name says; a name and a --format that disagree are refused."""
+    from ..export import NAMES, SUFFIXES, format_for
 
+    if not args.output:
+        return args.format or "jsonl"
+    out = Path(args.output)
+    named = format_for(out, args.format)
+    if named is None:
+        raise CliError(f"cannot tell the format from the name {out.name!r}: end it in "
+                       f"{', '.join(sorted(set(SUFFIXES) | {'.xml'}))}, or give --format")
+    if args.format and named != args.format:
+        raise CliError(f"{out.name!r} is the name of a {NAMES[named]} file, but --format is {args.format}: "
+                       f"rename the file or change --format")
+    return named
+
+
+def cmd_export(args) -> int:
+    from ..export import NAMES, ExportError, export_articles, write_csv, write_jsonl
+
+    args.format = _export_format(args)
     articles = _selected_articles(args)
     if args.output:
         try:
@@ -133,5 +152,6 @@ def cmd_export(args) -> int:
             raise CliError(f"cannot write the export to standard output: {exc.strerror or exc}") from None
     else:
         raise CliError(f"--format {args.format} writes a file: add -o FILE")
-    print(f"exported {len(articles)} article(s)", file=sys.stderr)
+    where = f" as {NAMES[args.format]} to {args.output}" if args.output else ""
+    print(f"exported {len(articles)} article(s){where}", file=sys.stderr)
     return 0

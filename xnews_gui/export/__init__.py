@@ -42,12 +42,24 @@ FORMATS = {
     "html": "Standalone HTML (*.html)",
     "epub": "EPUB book (*.epub)",
 }
+SUFFIXES = {".jsonl": "jsonl", ".csv": "csv", ".rss": "rss", ".atom": "atom", ".html": "html", ".htm": "html",
+            ".epub": "epub"}  # ".xml" is either feed: the format chosen says which
+NAMES = {"jsonl": "JSON Lines", "csv": "CSV", "rss": "RSS", "atom": "Atom", "html": "HTML", "epub": "EPUB"}
 CSV_COLUMNS = ["id", "profile", "url", "title", "summary", "image", "author", "date", "fetched_at",
                "category", "confidence", "read", "starred", "body_text", "updated_at", "gone_at"]
 
 
 class ExportError(RuntimeError):
     pass
+
+
+def format_for(out: Path, chosen: str | None = None) -> str | None:
+    """The format a file name asks for: the one its suffix names (``.xml``: ``chosen`` when it is a feed,
+    else RSS), else ``chosen``; None when neither says."""
+    suffix = Path(out).suffix.lower()
+    if suffix == ".xml":
+        return chosen if chosen in ("rss", "atom") else "rss"
+    return SUFFIXES.get(suffix, chosen)
 
 
 def export_articles(articles: list[dict], fmt: str, out: Path, store=None,

@@ -62,24 +62,35 @@ class ArticleExport:
                                                    start, filters, FORMATS["epub"])
         if not path:
             return
-        QSettings().setValue(EXPORT_FOLDER, str(Path(path).parent))
-        fmt = next((k for k, v in FORMATS.items() if v == chosen), "jsonl")
-        self.run(ids, fmt, Path(path))
+        picked = next((k for k, v in FORMATS.items() if v == chosen), "epub")
+        fmt, target = target_file(Path(path), picked)
+        self.run(ids, fmt, target)
 
     def run(self, ids: list[int], fmt: str, path: Path) -> workers.Worker:
-        from ..export import export_articles
+        from ..export import NAMES, export_articles
 
         view = self.view
 
         def job() -> Path:
             return export_articles(view.store.articles_for_export(ids), fmt, path, view.store)
 
+        def done(written: Path) -> None:
+            QSettings().setValue(EXPORT_FOLDER, str(written.parent))  # only a folder that took the export
+            view.statusMessage.emit(f"Exported {len(ids):,} articles as {NAMES[fmt]} to {written}")
+
         view.statusMessage.emit(f"Exporting {len(ids):,} articles…")
         return workers.run_in_background(
-            job,
-            on_result=lambda p: view.statusMessage.emit(f"Exported {len(ids):,} articles to {p}"),
-            on_error=lambda msg: QMessageBox.warning(view, "Export failed", msg),
-        )
+            job, on_result=done, on_error=lambda msg: QMessageBox.warning(view, "Export failed", msg))
+
+
+def target_file(path: Path, picked: str) -> tuple[str, Path]:
+    """(format, file) for a name typed in the dialog: the format its suffix names wins over the type picked
+    (a typed "news.csv" is a CSV file); a name without a suffix gets the picked type's."""
+    from ..export import format_for
+
+    if not path.suffix:
+        return picked, path.with_name(f"{path.name}.{'xml' if picked in ('rss', 'atom') else picked}")
+    return format_for(path, picked), path
 
 
 def export_folder() -> Path:

@@ -13,6 +13,8 @@ import threading
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+from ..errors import describe
+
 log = logging.getLogger(__name__)
 _active: set["Worker"] = set()
 _active_lock = threading.Lock()
@@ -50,7 +52,7 @@ class Worker(QRunnable):
             result = self.fn(*self.args, **kwargs)
         except Exception as exc:  # report, never crash the pool thread
             log.exception("background job %s failed", getattr(self.fn, "__qualname__", self.fn))
-            self._emit(self.signals.error, f"{type(exc).__name__}: {exc}")
+            self._emit(self.signals.error, describe(exc))
         else:
             if not self.aborted:
                 self._emit(self.signals.result, result)

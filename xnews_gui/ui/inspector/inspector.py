@@ -16,6 +16,7 @@ from PySide6.QtCore import QTimer, Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ...core.profile.profile import Profile, RenderSettings
+from ...errors import describe
 from ...core.profile.rules import Rule, RuleError
 from ...core.induction.selectors import suggest_from_metadata
 from .. import workers
@@ -42,7 +43,7 @@ def _check_job(revision: int, cache: PageCache, profile, keys, rules, url, dom_h
         try:
             raw = cache.fetch(url)
         except Exception as exc:  # the panel says so; the DOM counts still show
-            fetch_error = f"raw HTML not available: {type(exc).__name__}: {exc}"
+            fetch_error = f"raw HTML not available: {describe(exc)}"
     checks = check_rules(profile, keys, rules, url, dom_html, raw)
     suggestions = suggest_from_metadata(raw if raw is not None else dom_html or "")
     return revision, url, checks, suggestions, fetch_error

@@ -18,6 +18,7 @@ from ...core.induction.fingerprint import page_layout, same_layout
 from ...core.extraction.links import article_url, page_links
 from ...core.profile.profile import FIELDS, Profile
 from ...core.profile.rules import parse_html
+from ...errors import describe
 from .draft import short
 
 LIST_PAGES = 4  # list pages read beside the first one (sections, next pages)
@@ -191,7 +192,7 @@ def build_preview(profile: Profile, list_url: str, fetch: Callable[[str], str],
         try:
             html = fetch(url)
         except Exception as exc:  # one bad page must not hide the others
-            rows.append(PreviewRow(url, {}, f"{type(exc).__name__}: {exc}", source=source))
+            rows.append(PreviewRow(url, {}, describe(exc), source=source))
             continue
         pages.append((url, html))
         rows.append(preview_row(profile, url, html, source=source))

@@ -1,0 +1,110 @@
+"""Export's file dialog as a person uses it: the name typed decides the format (a typed "news.csv" with the
+dialog's default EPUB type is a CSV file), a name without a suffix gets the chosen type's, and a failed
+export says why in words and does not become the dialog's next folder."""
+
+from __future__ import annotations
+
+import csv
+import zipfile
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QFileDialog, QLineEdit, QMessageBox
+
+from tests.gui.test_articles_view import click_menu
+from xnews_gui.export import FORMATS
+from xnews_gui.ui.article_export import EXPORT_FOLDER
+from xnews_gui.ui.main_window import MainWindow
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def window(qtbot, store, make_articles):
+    make_articles(5)
+    win = MainWindow(store)
+    qtbot.addWidget(win)
+    win.resize(1024, 700)
+    win.show()
+    win.show_tab("articles")
+    with qtbot.waitSignal(win.articles.model.loaded, timeout=5000):
+        win.articles.model.reload()
+    yield win
+    win.close()
+
+
+def fill_dialog(name: str, file_type: str | None = None, shot: Path | None = None) -> None:
+    """When the export dialog shows: pick ``file_type`` in its type box, type ``name``, click Save."""
+    def act(tries=[0]):  # noqa: B006 - a counter across the retries
+        dialog = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()),
+                      None)
+        if dialog is None:
+            tries[0] += 1
+            if tries[0] < 150:
+                QTimer.singleShot(100, act)
+            return
+        if file_type is not None:
+            types = dialog.findChild(QComboBox, "fileTypeCombo")
+            types.setCurrentIndex(types.findText(file_type))
+        edit = dialog.findChild(QLineEdit, "fileNameEdit")
+        edit.clear()
+        QTest.keyClicks(edit, name)
+        if shot is not None:
+            dialog.grab().save(str(shot))
+        buttons = dialog.findChild(QDialogButtonBox)
+        save = buttons.button(QDialogButtonBox.StandardButton.Save) or buttons.button(QDialogButtonBox.StandardButton.Open)
+        QTest.mouseClick(save, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(100, act)
+
+
+def export(qtbot, window, folder: Path, name: str, file_type: str | None = None, shot: Path | None = None) -> str:
+    QSettings().setValue(EXPORT_FOLDER, str(folder))
+    fill_dialog(name, file_type, shot)
+    with qtbot.waitSignal(window.articles.statusMessage, timeout=15000,
+                          check_params_cb=lambda m: m.startswith("Exported")) as said:
+        click_menu(qtbot, window, "File", "Export articles…")
+    return said.args[0]
+
+
+def test_a_typed_csv_name_writes_csv_whatever_the_type_box_says(qtbot, window, tmp_path):
+    said = export(qtbot, window, tmp_path, "news.csv", shot=tmp_path / "typed-csv.png")  # the box stays on EPUB
+    out = tmp_path / "news.csv"
+    assert not zipfile.is_zipfile(out)  # an EPUB is a zip: the bug this guards against
+    rows = list(csv.DictReader(out.open(encoding="utf-8-sig")))
+    assert len(rows) == 5 and rows[0]["title"].startswith("Article")
+    assert said == f"Exported 5 articles as CSV to {out}"
+
+
+def test_a_name_without_a_suffix_gets_the_chosen_types(qtbot, window, tmp_path):
+    said = export(qtbot, window, tmp_path, "news", file_type=FORMATS["csv"])
+    out = tmp_path / "news.csv"
+    assert len(list(csv.DictReader(out.open(encoding="utf-8-sig")))) == 5 and not (tmp_path / "news").exists()
+    assert said.endswith(f"as CSV to {out}")
+
+
+def test_a_failed_export_says_why_in_words_and_is_not_the_next_folder(qtbot, window, tmp_path, monkeypatch):
+    QSettings().setValue(EXPORT_FOLDER, str(tmp_path))
+    gone = tmp_path / "unplugged" / "news.epub"  # a folder that went away (a USB stick) after the dialog closed
+    monkeypatch.setattr("xnews_gui.ui.article_export.QFileDialog.getSaveFileName",
+                        lambda *a, **k: (str(gone), FORMATS["epub"]))
+    seen = {}
+
+    def read_and_close(tries=[0]):  # noqa: B006 - runs inside the warning's own event loop
+        box = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()),
+                   None)
+        if box is None:
+            tries[0] += 1
+            if tries[0] < 150:
+                QTimer.singleShot(100, read_and_close)
+            return
+        seen["text"] = box.text()
+        QTest.mouseClick(box.buttons()[0], Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(100, read_and_close)
+    click_menu(qtbot, window, "File", "Export articles…")
+    qtbot.waitUntil(lambda: "text" in seen, timeout=15000)
+    assert "does not exist" in seen["text"] and "Error" not in seen["text"], seen["text"]
+    assert Path(str(QSettings().value(EXPORT_FOLDER))) == tmp_path
