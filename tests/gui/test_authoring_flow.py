@@ -184,6 +184,38 @@ def test_the_crawl_card_says_why_a_crawl_is_refused(qtbot, store, demo_server, d
     shot(view, "flow-5-refused-card")
 
 
+def test_a_crawl_of_a_site_that_is_down_says_failed_and_why_in_the_card_and_the_history(qtbot, store, demo_profile):
+    import socket
+
+    from xnews_gui.ui.crawl_view import CrawlView
+    from xnews_gui.ui.settings import Preferences
+
+    with socket.socket() as probe:  # a port nothing listens on: the site is down
+        probe.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+    store.save_profile(demo_profile.with_(name="site-down", start_urls=(down,)))
+    view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0, concurrency=2))
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    view.show()
+    view.set_checked(["site-down"])
+    click(view.start_button)
+    with qtbot.waitSignal(view.sessions["site-down"].finished, timeout=30_000) as done:
+        pass
+    assert done.args[0]["status"] == "failed"
+    card = view.cards["site-down"]
+    assert "Failed" in card.state.text() and "Finished" not in card.state.text()
+    assert "<b>Failed:</b> nothing could be fetched: robots.txt unreachable" in card.detail.text()
+    bar = view.bottom.tabBar()
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     bar.tabRect(view.bottom.indexOf(view.history)).center())
+    assert view.bottom.currentWidget() is view.history
+    qtbot.waitUntil(lambda: view.history.rowCount() >= 1 and view.history.statuses()[0] == "failed", timeout=10_000)
+    status = view.history.item(0, 2)
+    assert status.text().startswith("Failed: nothing could be fetched") and "robots.txt" in status.toolTip()
+    shot(view, "flow-6-failed-card")
+
+
 def test_new_profile_on_the_start_page_asks_for_the_site(qtbot, sites):
     qtbot.waitUntil(sites.inspector.browser.on_start_page, timeout=LOAD_MS)
     sites.name_edit.setText("old-name")

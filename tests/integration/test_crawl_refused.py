@@ -31,3 +31,38 @@ def test_a_start_page_with_links_is_not_refused(tmp_path):
     with Site({"/": list_page(["/a/1.htm"]), "/a/1.htm": article_page("Một bài")}) as site:
         summary = _crawl(make_profile(site.url + "/"), tmp_path)
     assert summary["status"] == "finished" and summary["articles"] == 1 and "refused_reason" not in summary
+
+
+def _errors_of(profile, tmp_path, **options):
+    errors = []
+    crawler = Crawler(profile, MemorySink(), state_dir=tmp_path / "crawl",
+                      options=CrawlOptions(fetch_images=False, save_raw=False, **options),
+                      on_event=lambda e: errors.append(e.data["message"]) if e.kind == "error" else None)
+    return crawler.run(), errors
+
+
+def test_a_site_that_does_not_answer_is_failed_not_finished_and_not_called_disallowed(tmp_path):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on: the site is down
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    summary, errors = _errors_of(make_profile(f"http://127.0.0.1:{port}/"), tmp_path)
+    assert summary["status"] == "failed" and summary["pages"] == 0, summary
+    assert summary["failed_reason"].startswith("nothing could be fetched: robots.txt unreachable")
+    assert errors and not any("disallowed by robots.txt" in e for e in errors), errors  # nothing was disallowed
+    assert any("robots.txt could not be read" in e for e in errors), errors
+
+
+def test_a_start_page_that_errors_fails_the_run_with_its_reason(tmp_path):
+    with Site({"/": (500, {"Content-Type": "text/html"}, b"<html><body>down for maintenance</body></html>")}) as site:
+        summary, _ = _errors_of(make_profile(site.url + "/"), tmp_path, obey_robots=False)
+    assert summary["status"] == "failed" and "500" in summary["failed_reason"], summary
+
+
+def test_a_robots_txt_that_disallows_still_says_disallowed(tmp_path):
+    with Site({"/robots.txt": (200, {"Content-Type": "text/plain"}, b"User-agent: *\nDisallow: /\n"),
+               "/": list_page(["/a/1.htm"])}) as site:
+        summary, errors = _errors_of(make_profile(site.url + "/"), tmp_path)
+    assert any(e.startswith("disallowed by robots.txt") for e in errors), errors
+    assert summary["status"] == "failed" and "disallowed by robots.txt" in summary["failed_reason"]

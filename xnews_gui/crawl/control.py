@@ -81,3 +81,15 @@ class RunControl:
                 self._pause_cut = True
         if due:
             self.interrupt()
+
+
+def how_it_ended(status: str, stats, dead_starts: list[str], first_error: str) -> tuple[str, str]:
+    """(status, reason) of a run: "refused" when it read nothing but start pages that lead nowhere, "failed"
+    when no page answered (the site down, its robots.txt unreadable), never "finished" for either."""
+    if status != "finished":
+        return status, ""
+    if dead_starts and not stats.get("articles") and stats.get("pages") <= len(dead_starts):
+        return "refused", dead_starts[0]
+    if first_error and not stats.get("pages") and not stats.get("revisited"):
+        return "failed", f"nothing could be fetched: {first_error}"
+    return status, ""

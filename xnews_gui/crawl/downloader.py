@@ -86,6 +86,9 @@ class Downloader:
             return
         key = key or origin(url)
         if not self.robots.allowed(url, key):
+            if self.robots.unreadable(url, key):
+                raise FetchError("robots", f"not fetched: the site's robots.txt could not be read (the error "
+                                           f"before says why), so nothing there is crawled: {url}")
             raise FetchError("robots", f"disallowed by robots.txt: {url}")
         netloc = key[1]
         if netloc in self._delay_netlocs:

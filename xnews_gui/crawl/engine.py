@@ -31,7 +31,7 @@ from typing import Callable
 from ..core.text.encoding import FetchedHtml
 from ..core.profile.profile import FIELDS, Profile
 from ..core.disk.raw_pages import RawPack
-from .control import RunControl
+from .control import RunControl, how_it_ended
 from .cookies import LoginWatch
 from .downloader import Downloader
 from .conditional import NOT_MODIFIED
@@ -84,6 +84,7 @@ class Crawler:
         self.downloader: Downloader | None = None
         self.workers: Workers | None = None
         self._dead_starts: list[str] = []  # why start pages gave the crawl nothing to follow
+        self._first_error = ""  # a run that fetched no page failed: this says why
         self._article_slots = 0
         self._warnings: list[str] = []  # said by the stages during the run (a list page cut at its limit)
         self._ran = False
@@ -174,11 +175,8 @@ class Crawler:
             workers.wait_until_over()  # articles still in the pipeline end their pages once stored
         finally:
             self.pipeline.close()  # finishes what is queued (and flushes the sink), then ends
-            status = control.status
-            if status == "finished" and self._dead_starts and not self.stats_.get("articles") \
-                    and self.stats_.get("pages") <= len(self._dead_starts):
-                status = "refused"  # nothing but start pages that lead nowhere: say why, not "Finished"
-            if status == "finished":
+            status, reason = how_it_ended(control.status, self.stats_, self._dead_starts, self._first_error)
+            if status in ("finished", "failed"):  # a failed pass is over too: the next start begins again
                 self.state.finish_pass()
             control.stop_event.set()
             self.state.commit()
@@ -191,8 +189,8 @@ class Crawler:
         summary["resumed"] = self.state.resumed
         summary["broken_fields"] = broken_fields(summary["fill_rate"], self.stats_.get("extracted"), previous_fill)
         summary["warnings"] = list(self.traps.warnings) + self.logins.summary() + self._warnings
-        if status == "refused":
-            summary["refused_reason"] = self._dead_starts[0]
+        if reason:
+            summary[f"{status}_reason"] = reason
         summary["trap_refused"] = dict(self.traps.refused)
         summary["next_revisit_at"] = self.state.next_article_check(time.time() - self.revisits.watch_s)
         if self.stats_.get("extracted") >= 5:
@@ -374,6 +372,7 @@ class Crawler:
 
     def _error(self, url: str, kind: str, message: str) -> None:
         self.stats_.error(kind)
+        self._first_error = self._first_error or message
         self._emit("error", {"url": url, "kind": kind, "message": message})
 
     def _save_raw(self, url: str, body: bytes) -> str:

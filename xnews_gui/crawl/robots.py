@@ -35,6 +35,10 @@ class RobotsCache:
             return False
         return rules.can_fetch(url, self.agent)
 
+    def unreadable(self, url: str, key: tuple[str, str] | None = None) -> bool:
+        """The site's robots.txt could not be read (a server error, no answer): nothing there is crawled."""
+        return self._get(url, key) is False
+
     def crawl_delay(self, url: str) -> float | None:
         rules = self._get(url)
         if isinstance(rules, bool):

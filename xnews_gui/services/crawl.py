@@ -117,8 +117,8 @@ class CrawlHandle:
         summary = None
         try:
             summary = self.runner.run()
-        except CrawlBusy:
-            summary = {"status": "refused"}
+        except CrawlBusy as exc:
+            summary = {"status": "refused", "refused_reason": str(exc)}
             raise
         except BaseException:
             summary = dict(self.stats, status="failed")

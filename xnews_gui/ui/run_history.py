@@ -21,7 +21,7 @@ COLUMNS = ("Started", "Site", "Status", "Pages", "Articles", "Errors", "Fields")
 WARN = "#b9770e"
 STATUS_TEXT = {
     "running": "Running", "finished": "Finished", "stopped": "Stopped", "limit": "Limit reached",
-    "failed": "Failed", "refused": "Refused (already running)",
+    "failed": "Failed", "refused": "Refused",
     "interrupted": "Interrupted (the app or command was killed)",
 }
 
@@ -51,10 +51,20 @@ def field_health(stats_json: str) -> str:
     return ", ".join(parts)
 
 
+def run_reason(status: str, stats_json: str) -> str:
+    """Why a run was refused or failed, as its summary says ('' when it does not)."""
+    try:
+        summary = json.loads(stats_json or "{}")
+    except ValueError:
+        return ""
+    return str(summary.get(f"{status}_reason") or "") if isinstance(summary, dict) else ""
+
+
 def read_runs(store: Store, limit: int = 50) -> list[tuple]:
-    """(started, profile, status, pages, articles, errors, degraded fields) of the latest runs, newest first."""
-    return [(local_time(r.started), r.profile, r.status, r.pages, r.articles, r.errors, field_health(r.stats_json))
-            for r in store.recent_runs(limit)]
+    """(started, profile, status, pages, articles, errors, degraded fields, why it was refused or failed) of the
+    latest runs, newest first."""
+    return [(local_time(r.started), r.profile, r.status, r.pages, r.articles, r.errors, field_health(r.stats_json),
+             run_reason(r.status, r.stats_json)) for r in store.recent_runs(limit)]
 
 
 class RunHistory(QTableWidget):
@@ -86,13 +96,16 @@ class RunHistory(QTableWidget):
 
     def _show(self, rows: list[tuple]) -> None:
         self.setRowCount(len(rows))
-        for i, row in enumerate(rows):
+        for i, (*row, reason) in enumerate(rows):
             for col, value in enumerate(row):
                 text = STATUS_TEXT.get(value, value) if col == 2 else str(value)
                 item = QTableWidgetItem(text)
                 if col == 2:
                     item.setData(STATUS_ROLE, value)
-                    if value in ("interrupted", "failed"):
+                    if reason:  # the reason in short, in full under the mouse
+                        item.setText(f"{text}: {reason if len(reason) <= 60 else reason[:59] + '…'}")
+                        item.setToolTip(reason)
+                    if value in ("interrupted", "failed", "refused"):
                         item.setForeground(QColor("#b3261e"))
                 if col == 6 and value:
                     item.setText(f"\u26a0 {value}")

@@ -161,8 +161,10 @@ class SessionCard(QFrame):
                          f"{summary.get('gone', 0):,} removed at the source, {same:,} unchanged.")
         if summary.get("next_revisit_at"):
             parts.append(f"Next revisit due {datetime.fromtimestamp(summary['next_revisit_at']):%Y-%m-%d %H:%M}.")
-        if summary.get("refused_reason"):  # the crawl had nothing to follow: say why, first
-            parts.insert(0, f'<span style="color:#c0392b"><b>Refused:</b> {escape(summary["refused_reason"])}.</span>')
+        for ended in ("failed", "refused"):  # nothing fetched, or nothing to follow: say why, first
+            if summary.get(f"{ended}_reason"):
+                reason = escape(str(summary[f"{ended}_reason"]).rstrip("."))
+                parts.insert(0, f'<span style="color:#c0392b"><b>{ended.title()}:</b> {reason}.</span>')
         broken = summary.get("broken_fields") or []
         if broken:
             items = ", ".join(f"<b>{b['field']}</b> (filled on {b['fill_rate']:.0%} of pages)" for b in broken)
