@@ -29,6 +29,7 @@ from .candidates import (  # noqa: F401  (re-exported: the selectors API)
     take_for,
     text_of,
 )
+from .structural import tag_chains
 from ..profile.profile import LinkRule
 from ..profile.jsonld import jsonld_values
 from ..profile.rules import Rule, RuleError, parse_html
@@ -96,6 +97,8 @@ def induce(examples: Sequence[Example], negatives: Sequence[Example] = (), field
     pool: dict[str, float] | None = None
     for t in targets:
         cands = dict(css_candidates(t.el))
+        if field in LINK_FIELDS:  # a list of links on a page without classes: its tags' chain holds it
+            cands.update((css, cost) for css, cost in tag_chains(t.el) if css not in cands)
         pool = cands if pool is None else {k: max(v, cands[k]) for k, v in pool.items() if k in cands}
     ranked: list[tuple[float, Rule]] = []
     for css, cost in (pool or {}).items():

@@ -17,6 +17,7 @@ _LANDMARKS = ("main", "article", "header", "footer", "nav", "aside", "section", 
 _PRESENTATIONAL = ("size", "face", "color", "align", "valign", "width", "bgcolor", "role", "border", "cellpadding")
 _MAX_DEPTH = 8
 _LONG_P = "p[string-length(normalize-space(.)) >= 40]"
+_CHAIN_COST = 5.6  # above an element's class under an ancestor's (about 5.0-5.3), under a bare tag over the page
 
 
 def unwrap_tbody(doc) -> None:
@@ -163,4 +164,32 @@ def blocks_candidates(blocks, parent_candidates) -> list[tuple[str, str, float]]
                 out.append(("css", f"{selector} > {css_step}", cost + extra + 0.5))
             else:
                 out.append(("xpath", f"{path}/{step}", cost + extra + 0.5))
+    return out
+
+
+def tag_chains(el, steps: int = 4) -> list[tuple[str, float]]:
+    """(css, cost) chains of tag names ending at the element (``li > a``, ``ul > li > a``, up to ``body``) for
+    a list of links on a page without classes or ids: each longer chain is narrower and costs more, and any
+    chain is dearer than a class or an id (a ``tbody`` the raw HTML may lack is stepped over). An ancestor
+    with one or two of its kind beside it also gets its place (``ul:nth-of-type(2) > li > a``): the list of
+    stories, not the menu's list above it."""
+    out, parts, node = [], [el.tag], el
+    joint = " > "
+    while len(out) < steps - 1:
+        node = node.getparent()
+        if node is None or not isinstance(node.tag, str) or node.tag == "html":
+            break
+        if node.tag == "tbody":
+            joint = " "
+            continue
+        cost = _CHAIN_COST + 0.3 * len(out)
+        parent = node.getparent()
+        same = [c for c in parent if c.tag == node.tag] if parent is not None else [node]
+        if 1 < len(same) < 3:  # which list (the second, not the menu's); three or more alike are a list's items
+            out.append((f"{node.tag}:nth-of-type({same.index(node) + 1}){joint}{''.join(parts)}", cost + 0.5))
+        parts = [node.tag, joint, *parts]
+        joint = " > "
+        out.append(("".join(parts), cost))
+        if node.tag == "body":
+            break
     return out
