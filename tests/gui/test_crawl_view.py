@@ -177,3 +177,33 @@ def test_the_newest_crawl_card_is_on_top_in_view_and_a_recrawl_starts_clean(qtbo
     with qtbot.waitSignal(view.sessions["demo-1"].finished, timeout=30000):
         pass
     view.grab().save(str(tmp_path / "crawl-cards.png"))
+
+
+def test_ticking_demo_and_start_crawls_the_site_inside_the_app_not_what_holds_its_port(qtbot, store, monkeypatch):
+    """Once the newcomer's hint is gone, the demo profile in the list still crawls the bundled site (started
+    now), even when another server answers on the demo's port."""
+    from PySide6.QtCore import Qt
+
+    from tests.integration.crawl_helpers import Site, list_page
+    from xnews_gui.bundled import seed_bundled_profiles
+    from xnews_gui.ui import demo_launcher
+
+    seed_bundled_profiles(store)
+    with Site({"/": list_page(["/elsewhere/1.htm"])}) as other:  # someone else's site on "the demo's port"
+        port = int(other.url.rsplit(":", 1)[1].strip("/"))
+        monkeypatch.setattr(demo_launcher, "DEMO_PORT", port)  # taken: the demo starts on a free port
+        store.save_profile(store.load_profile("demo").with_(start_urls=(f"http://127.0.0.1:{port}/",)))
+        view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0))
+        qtbot.addWidget(view)
+        view.show()
+        view.max_pages.setValue(5)
+        assert not view.demo.running
+        tick(qtbot, view, "demo")
+        qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
+        try:
+            with qtbot.waitSignal(view.sessions["demo"].finished, timeout=30000) as done:
+                pass
+            assert view.demo.running and done.args[0]["pages"] >= 1 and done.args[0]["articles"] >= 1, done.args[0]
+            assert not other.log  # the other site was never asked
+        finally:
+            view.shutdown()
