@@ -225,6 +225,25 @@ def test_new_profile_on_the_start_page_asks_for_the_site(qtbot, sites):
     assert sites.name_edit.text() == "old-name"
 
 
+def test_new_profile_on_a_page_that_did_not_load_says_so_and_makes_nothing(qtbot, sites):
+    import socket
+
+    with socket.socket() as probe:  # an address where nothing answers
+        probe.bind(("127.0.0.1", 0))
+        down = f"127.0.0.1:{probe.getsockname()[1]}/"
+    qtbot.waitUntil(sites.inspector.browser.on_start_page, timeout=LOAD_MS)
+    address = sites.inspector.browser.address
+    click(address)
+    QTest.keyClicks(address, down)
+    with qtbot.waitSignal(sites.inspector.view.loadFinished, timeout=LOAD_MS) as loaded:
+        QTest.keyClick(address, Qt.Key.Key_Return)
+    assert loaded.args == [False]
+    sites.name_edit.setText("old-name")
+    click(sites.new_button)
+    assert "The page did not load" in sites.message.text() and "check the address" in sites.message.text()
+    assert sites.inspector.profile() is None and sites.name_edit.text() == "old-name"
+
+
 def test_a_small_window_squeezes_the_rules_not_the_page(qtbot, sites, demo_server):
     sites.resize(760, 640)
     load(qtbot, sites, demo_server.url)

@@ -258,6 +258,10 @@ class SitesView(ProfileFiles, QWidget):
             self._message("Type the address of the site's home page above, press Enter, then click New profile.",
                           error=True)
             return
+        if self.inspector.browser.load_failed:
+            self._message(f"The page did not load ({url}): check the address above, press Enter, then click "
+                          "New profile.", error=True)
+            return
         name = _name_from_url(url)
         self.name_edit.setText(name)
         self.profiles.clearSelection()

@@ -94,6 +94,7 @@ class BrowserPane(QWidget):
         self.view.loadStarted.connect(self._started)
         self.view.loadProgress.connect(self.progress.setValue)
         self.view.loadFinished.connect(self._finished)
+        self.load_failed = False
         self._update_buttons()
 
     def _button(self, icon, tip: str) -> QToolButton:
@@ -143,9 +144,11 @@ class BrowserPane(QWidget):
 
     def _started(self) -> None:
         self.progress.setValue(0)
+        self.load_failed = False
 
     def _finished(self, ok: bool) -> None:
         self.progress.setValue(0)
+        self.load_failed = not ok  # the browser's error page is showing ("This site can't be reached")
         self._update_buttons()
 
     def _update_buttons(self) -> None:
