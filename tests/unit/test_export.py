@@ -84,6 +84,16 @@ def test_epub_is_a_valid_zip_book(tmp_path):
         assert 'src="images/img' in chapter and "<script" not in chapter
 
 
+def test_a_lead_image_that_is_not_cached_leaves_no_empty_figure(tmp_path):
+    article = dict(ARTICLES[0], image="http://news.test/lead-not-cached.png")
+    path = export_articles([article], "epub", tmp_path / "b.epub", image_lookup=lookup)
+    with zipfile.ZipFile(path) as z:
+        chapter = z.read("OEBPS/a1.xhtml").decode()
+    assert "<figure" not in chapter and 'src="images/img' in chapter  # the inline image that is cached stays
+    html = export_articles([article], "html", tmp_path / "b.html", image_lookup=lookup).read_text(encoding="utf-8")
+    assert "<figure" not in html
+
+
 def test_unknown_format(tmp_path):
     with pytest.raises(ExportError):
         export(tmp_path, "docx")

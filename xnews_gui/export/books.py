@@ -34,7 +34,7 @@ def _rewrite_images(html: str, lead: str, resolve: Callable[[str], "str | None"]
     except (etree.ParserError, ValueError):
         root = lxml.html.fragment_fromstring("<p></p>", create_parent="div")
     if lead and lead not in {img.get("src") for img in root.iter("img")}:
-        fig = etree.Element("figure")
+        fig = lxml.html.Element("figure")
         etree.SubElement(fig, "img", src=lead, alt="")
         root.insert(0, fig)
         if root.text:
@@ -46,6 +46,9 @@ def _rewrite_images(html: str, lead: str, resolve: Callable[[str], "str | None"]
             img.set("alt", img.get("alt") or "")
         else:
             img.drop_tree()
+    for fig in list(root.iter("figure")):  # a figure whose image is not cached is left empty: not shown at all
+        if fig.find(".//img") is None and not "".join(fig.itertext()).strip():
+            fig.drop_tree()
     for a in root.iter("a"):
         for attr in ("rel",):
             a.attrib.pop(attr, None)
