@@ -244,6 +244,24 @@ def test_new_profile_on_a_page_that_did_not_load_says_so_and_makes_nothing(qtbot
     assert sites.inspector.profile() is None and sites.name_edit.text() == "old-name"
 
 
+def test_an_imported_profile_is_the_one_the_editor_shows(qtbot, sites, store, demo_server, demo_profile, tmp_path,
+                                                         monkeypatch):
+    store.save_profile(demo_profile.with_(name="first"))
+    sites.refresh()
+    with qtbot.waitSignal(sites.inspector.pickerReady, timeout=LOAD_MS):
+        sites.open_profile("first")
+    assert sites.name_edit.text() == "first"
+    exported = tmp_path / "second.json"
+    exported.write_text(demo_profile.with_(name="second", description="from a colleague",
+                                           self_test=None).to_json(), encoding="utf-8")
+    monkeypatch.setattr("xnews_gui.ui.sites_files.QFileDialog.getOpenFileName", lambda *a, **k: (str(exported), ""))
+    with qtbot.waitSignal(sites.profileSaved, timeout=10_000):
+        click(sites.import_button)
+    qtbot.waitUntil(lambda: sites.name_edit.text() == "second", timeout=10_000)
+    assert sites.profiles.currentItem().text() == "second"  # the list and the editor agree
+    assert sites.inspector.profile().description == "from a colleague"
+
+
 def test_a_small_window_squeezes_the_rules_not_the_page(qtbot, sites, demo_server):
     sites.resize(760, 640)
     load(qtbot, sites, demo_server.url)

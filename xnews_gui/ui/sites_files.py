@@ -51,7 +51,10 @@ class ProfileFiles:
         replaced = profile.name in self.store.profile_names()
 
         def saved(_) -> None:
+            editing = self.name_edit.text().strip()
             self._follow_store(profile.name)
+            if editing != profile.name:  # the list selects the import: the editor shows it (asking first
+                self.open_profile(profile.name)  # when the profile being edited has unsaved changes)
             self._message(f"Imported {profile.name!r} from {Path(path).name}"
                           + (" (it replaces the stored one; History keeps that)." if replaced else "."))
             self.profileSaved.emit(profile.name)
