@@ -262,6 +262,26 @@ def test_an_imported_profile_is_the_one_the_editor_shows(qtbot, sites, store, de
     assert sites.inspector.profile().description == "from a colleague"
 
 
+def test_a_profile_made_by_clicking_gets_a_self_test_that_profiles_check_runs(qtbot, sites, demo_server, cli):
+    from tests.gui.inspector_helpers import pick_widened
+
+    article = demo_server.url + "thoi-su/quoc-hoi-yeu-cau-day-nhanh-tien-do-giai-phong-mat-bang-tai-nha-trang-1001.htm"
+    load(qtbot, sites, demo_server.url)
+    click(sites.new_button)
+    sites.name_edit.setText("clicked")
+    sites.inspector.rename("clicked")
+    load(qtbot, sites, article)
+    pick(qtbot, sites, "title", "h1.article-title")
+    pick_widened(qtbot, sites, "body", "div.article-body > p")
+    with qtbot.waitSignal(sites.profileSaved, timeout=10_000):
+        assert sites.save()
+    test = sites.store.load_profile("clicked").self_test
+    assert test is not None and test.url == article and test.expect == {"title": "required", "body": "required"}
+    assert not sites.unsaved()  # the self-test is part of what was saved, not an edit
+    code, out, err = cli("profiles", "check", "clicked")
+    assert code == 0 and "title" in out and "body" in out and "2/2 fields ok" in out, out + err
+
+
 def test_a_small_window_squeezes_the_rules_not_the_page(qtbot, sites, demo_server):
     sites.resize(760, 640)
     load(qtbot, sites, demo_server.url)

@@ -322,6 +322,8 @@ class SitesView(ProfileFiles, QWidget):
     def save(self, reason: str = "saved in inspector") -> bool:
         """Store the profile (no questions; written in the background, profileSaved when done).
         ``reason`` goes into the profile's history (e.g. 'repair accepted: body')."""
+        if self.inspector.draft is not None:
+            self.inspector.draft.add_self_test()
         profile = self._valid_profile()
         if profile is None:
             return False

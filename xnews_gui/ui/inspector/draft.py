@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from ...core.induction.alternatives import place
 from ...core.profile.chain import FieldChain
 from ...core.profile.profile import FIELDS, LinkRule, Profile
+from ...core.profile.profile_settings import SelfTest
 from ...core.profile.rules import Rule, RuleError, css_to_xpath, element_text, parse_html
 from ...core.induction.selectors import induce, induce_links, locate
 from ...core.text.urls import absolute, in_scope
@@ -91,6 +92,16 @@ class Draft:
     def new(cls, name: str, url: str) -> "Draft":
         host = urlsplit(url).hostname or ""
         return cls(Profile(name=name, start_urls=(url,) if url else (), allowed_domains=(host,) if host else ()))
+
+    def add_self_test(self) -> None:
+        """A profile made by clicking gets a self-test at Save (``profiles check NAME`` runs it):
+        the article page its title was clicked on, with a title and a body required there."""
+        if self.profile.self_test is not None or "title" not in self.profile.fields:
+            return
+        url = next((u for u, _, _ in self.examples.get("title") or () if u.startswith(("http://", "https://"))), "")
+        if url:
+            self.profile = self.profile.with_(self_test=SelfTest(url=url, expect={"title": "required",
+                                                                                  "body": "required"}))
 
     # --- clicks -> rules ------------------------------------------------------
     def add_pick(self, key: str, url: str, html: str, xpath: str, negative: bool) -> PickJob | None:
