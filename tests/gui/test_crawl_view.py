@@ -89,6 +89,8 @@ def test_summary_names_broken_fields(qtbot):
     qtbot.addWidget(card)
     card.set_summary({"pages": 10, "articles": 8, "broken_fields": [{"field": "author", "fill_rate": 0.1}]})
     assert "Rule probably broken" in card.detail.text() and "author" in card.detail.text()
+    card.set_summary({"pages": 1, "articles": 1, "images": 0, "errors": 1, "elapsed_s": 2})
+    assert "1 page, 1 new article, 0 already known, 0 images, 1 error in 2.0 s." in card.detail.text()
     card.set_summary({"pages": 500, "warnings": ["possible spider trap: more than 500 list pages like "
                                                  "http://x/cal/N/N/; such links are not followed"]})
     assert "Warning: possible spider trap" in card.detail.text() and "/cal/N/N/" in card.detail.text()

@@ -1,4 +1,4 @@
-"""What a row of the results table says: its six cells' texts (Site, Title, Category, Date, Fetched,
+"""What a row of the results table says: its six cells' texts (Site, Title, Topic, Date, Fetched,
 Status) and their tooltips, from a row as the store reads it (``store.queries.ROW_COLUMNS``)."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ BLOCK = 256
 COLUMNS = [  # (header, sort key)
     ("Site", "profile"),
     ("Title", "title"),
-    ("Category", "category"),
+    ("Topic", "category"),
     ("Date", "published"),
     ("Fetched", "fetched_at"),
     ("Status", "status"),

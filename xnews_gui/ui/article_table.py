@@ -43,7 +43,7 @@ class ArticleTable(QTableView):
         model.rowsInserted.connect(self._after_insert)
 
     def set_default_widths(self) -> None:
-        """Site, Category (fits "Kinh doanh (93%)": a longer topic shows whole in its tooltip), two dates
+        """Site, Topic (fits "Kinh doanh (93%)": a longer topic shows whole in its tooltip), two dates
         (bold: unread rows) and Status, in
         characters of the table's font, so a larger font gets wider columns."""
         bold = QFont(self.font())

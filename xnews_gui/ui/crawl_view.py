@@ -29,7 +29,7 @@ from .error_model import ErrorTableModel, error_table
 from .rate_chart import RateChart
 from .revisit_line import RevisitBox
 from .run_history import RunHistory
-from .session_card import SessionCard
+from .session_card import SessionCard, counted
 from .settings import Preferences
 from .site_checklist import SiteChecklist
 
@@ -324,8 +324,9 @@ class CrawlView(QWidget):
         self._rates.pop(name, None)
         self._sample(force=True)
         broken = ", ".join(b["field"] for b in summary.get("broken_fields") or [])
-        self._log(name, f"crawl {summary.get('status', 'finished')}: {summary.get('pages', 0)} pages, "
-                        f"{summary.get('articles', 0)} new articles, {summary.get('errors', 0)} errors"
+        self._log(name, f"crawl {summary.get('status', 'finished')}: {counted(summary.get('pages', 0), 'page')}, "
+                        f"{counted(summary.get('articles', 0), 'new article')}, "
+                        f"{counted(summary.get('errors', 0), 'error')}"
                         + (f"; rule probably broken: {broken}" if broken else ""))
         self.scheduler.finished(name, str(summary.get("status", "finished")))
         self._sync_buttons()

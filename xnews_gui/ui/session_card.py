@@ -152,9 +152,9 @@ class SessionCard(QFrame):
 
     def set_summary(self, summary: dict) -> None:
         known = summary.get("known_skipped", 0) + summary.get("duplicates", 0)  # links and sitemap entries stored already
-        parts = [f"{summary.get('pages', 0):,} pages, {summary.get('articles', 0):,} new articles, "
-                 f"{known:,} already known, {summary.get('images', 0):,} images, "
-                 f"{summary.get('errors', 0):,} errors in {summary.get('elapsed_s', 0):.1f} s."]
+        parts = [f"{counted(summary.get('pages', 0), 'page')}, {counted(summary.get('articles', 0), 'new article')}, "
+                 f"{known:,} already known, {counted(summary.get('images', 0), 'image')}, "
+                 f"{counted(summary.get('errors', 0), 'error')} in {summary.get('elapsed_s', 0):.1f} s."]
         if summary.get("revisited"):
             same = summary.get("not_modified", 0) + summary.get("unchanged", 0)
             parts.append(f"Revisited {summary['revisited']:,} stored articles: {summary.get('updated', 0):,} updated, "
@@ -175,3 +175,8 @@ class SessionCard(QFrame):
         self.detail.setText("<br>".join(parts))
         self.detail.show()
         self.degraded.set_summary(summary)
+
+
+def counted(n: int, word: str) -> str:
+    """'1 error', '2 errors', '1,204 pages'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -22,7 +22,7 @@ def declined(category, confidence, user_label=None) -> bool:
 
 
 def topic_text(category, confidence, user_label=None) -> str:
-    """The table's Category cell."""
+    """The table's Topic cell."""
     if user_label:
         return display_name(user_label)
     if declined(category, confidence):
