@@ -329,3 +329,6 @@ def test_export_to_a_missing_folder_or_a_folder_is_refused(cli, tmp_path):
     assert code == 2 and "does not exist" in err and not (tmp_path / "typo").exists()
     code, _, err = cli("export", "--format", "csv", "-o", str(tmp_path))
     assert code == 2 and "is a folder" in err
+    (tmp_path / "all.epub").write_bytes(b"an earlier export")
+    code, _, err = cli("export", "-o", str(tmp_path / "all.epub" / "x.csv"))
+    assert code == 2 and f"{tmp_path / 'all.epub'} is a file, not a folder" in err, err

@@ -74,7 +74,8 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
     if out.is_dir():
         raise ExportError(f"{out} is a folder: give the name of the file to write")
     if not out.parent.is_dir():
-        raise ExportError(f"cannot write {out}: the folder {out.parent} does not exist")
+        why = "is a file, not a folder" if out.parent.exists() else "does not exist"
+        raise ExportError(f"cannot write {out}: {out.parent} {why}")
     tmp = out.with_name(out.name + ".part")
     for path in (out, tmp):
         _only_regular(path)
