@@ -234,3 +234,20 @@ def test_title_and_date_columns_are_wide_enough_at_the_default_size(qtbot, windo
     metrics = QFontMetrics(bold)
     for column, text in ((3, "2026-11-28 14:55"), (4, "2026-11-28 14:55")):
         assert metrics.horizontalAdvance(text) + 8 <= table.columnWidth(column), (column, table.columnWidth(column))
+
+
+def test_view_reload_shows_what_a_command_changed_in_the_data_folder(qtbot, window, view, make_articles, store,
+                                                                      demo_profile):
+    from PySide6.QtCore import Qt as _Qt
+
+    assert view.model.total() == 6
+    make_articles(4)  # as `crawl` in a terminal stores them, behind the window's back
+    store.save_profile(demo_profile.with_(name="from-a-command"))
+    assert view.model.total() == 6 and not window.sites.profiles.findItems("from-a-command",
+                                                                           _Qt.MatchFlag.MatchExactly)
+    with qtbot.waitSignal(view.model.loaded, timeout=5000):
+        click_menu(qtbot, window, "View", "Reload from the data folder")
+    assert view.model.total() == 10
+    assert window.sites.profiles.findItems("from-a-command", _Qt.MatchFlag.MatchExactly)
+    assert window.crawl.profile_list.findItems("from-a-command", _Qt.MatchFlag.MatchExactly)
+    assert window.statusBar().currentMessage().startswith("Reloaded")

@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
             self._action(m, label, lambda n=name: self.show_tab(n), f"Ctrl+{i}", name)
         m.addSeparator()
         self._action(m, "&Find articles", self._focus_search, QKeySequence.StandardKey.Find)
+        self._action(m, "&Reload from the data folder", self.reload_from_store, "Ctrl+Shift+R")
 
         m = bar.addMenu("&Crawl")
         self._action(m, "&Start ticked sites", self.crawl.start_checked, "F5", "start")
@@ -231,13 +232,24 @@ class MainWindow(QMainWindow):
             dialog.preferences().save()
             self.statusBar().showMessage("Settings saved; crawls started from now on use them.", 6000)
 
+    def reload_from_store(self) -> None:
+        """What a command or another window changed in the data folder (a crawl, an import) shows here too."""
+        self.articles.model.reload()
+        self.articles.refresh_choices()
+        self.sites.refresh()
+        self.crawl.refresh_profiles()
+        self.crawl.history.refresh()
+        self.classifier.refresh()
+        self.statusBar().showMessage("Reloaded the articles, sites and runs from the data folder.", 6000)
+
     def _show_shortcuts(self) -> None:
         QMessageBox.information(self, "Keyboard shortcuts", (
             "Ctrl+1 … Ctrl+4  switch tabs\nCtrl+F  search articles\nF5 / Shift+F5  start / stop crawling\n"
             "J or N / K or P  next / previous article\nM  mark read or unread\nS  star\n"
             "O or Ctrl+Enter  open the original in the browser\nCtrl+Shift+C  copy the link\n"
             "T  set the topic (or right-click a row: Topic)\n"
-            "Ctrl+E  export the selected or all listed articles\nCtrl+I  import a profile"))
+            "Ctrl+E  export the selected or all listed articles\nCtrl+I  import a profile\n"
+            "Ctrl+Shift+R  reload what a command or another window changed"))
 
     def _about(self) -> None:
         QMessageBox.about(self, "About XNews", "<b>XNews</b><br>Point-and-click wrapper builder, crawler, topic "
