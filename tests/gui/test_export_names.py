@@ -85,6 +85,33 @@ def test_a_name_without_a_suffix_gets_the_chosen_types(qtbot, window, tmp_path):
     assert said.endswith(f"as CSV to {out}")
 
 
+def test_a_suffix_the_name_did_not_have_never_replaces_a_file_unasked(qtbot, window, tmp_path):
+    kept = tmp_path / "news.csv"
+    kept.write_text("mine, keep it", encoding="utf-8")
+    QSettings().setValue(EXPORT_FOLDER, str(tmp_path))
+    seen = {}
+
+    def answer_no(tries=[0]):  # noqa: B006 - runs inside the question's own event loop
+        box = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()),
+                   None)
+        if box is None:
+            tries[0] += 1
+            if tries[0] < 150:
+                QTimer.singleShot(100, answer_no)
+            return
+        seen["text"] = box.text()
+        QTest.mouseClick(box.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
+
+    fill_dialog("news", file_type=FORMATS["csv"])  # the dialog checked "news"; the file written would be news.csv
+    QTimer.singleShot(300, answer_no)
+    with qtbot.waitSignal(window.articles.statusMessage, timeout=15000) as said:
+        click_menu(qtbot, window, "File", "Export articles…")
+    assert "news.csv already exists" in seen["text"] and said.args[0] == "Not exported: news.csv was kept."
+    assert kept.read_text(encoding="utf-8") == "mine, keep it"
+    said = export(qtbot, window, tmp_path, "tin-tuc-05.12", file_type=FORMATS["csv"])  # a dot, not a suffix
+    assert said.endswith(f"as CSV to {tmp_path / 'tin-tuc-05.12.csv'}")
+
+
 def test_a_failed_export_says_why_in_words_and_is_not_the_next_folder(qtbot, window, tmp_path, monkeypatch):
     QSettings().setValue(EXPORT_FOLDER, str(tmp_path))
     gone = tmp_path / "unplugged" / "news.epub"  # a folder that went away (a USB stick) after the dialog closed

@@ -248,9 +248,11 @@ def test_export_feed_and_book_formats(cli, data_dir, tmp_path):
     code, _, err = cli("export", "-o", str(tmp_path / "n.csv"))
     assert code == 0 and err.strip().endswith(f"as CSV to {tmp_path / 'n.csv'}")
     assert (tmp_path / "n.csv").read_text(encoding="utf-8-sig").startswith("id,profile,url,title")
-    assert zipfile.is_zipfile(cli("export", "-o", str(tmp_path / "n.epub")) and tmp_path / "n.epub")
+    assert cli("export", "-o", str(tmp_path / "n.epub"))[0] == 0 and zipfile.is_zipfile(tmp_path / "n.epub")
+    assert cli("export", "-o", str(tmp_path / "n.json"))[0] == 0  # a .json name: JSON Lines, as before
+    assert json.loads((tmp_path / "n.json").read_text(encoding="utf-8").splitlines()[0])["title"]
     code, _, err = cli("export", "--format", "jsonl", "-o", str(tmp_path / "x.csv"))
-    assert code == 2 and "'x.csv' is the name of a CSV file, but --format is jsonl" in err
+    assert code == 2 and "the name 'x.csv' says CSV, but --format says jsonl" in err
     code, _, err = cli("export", "-o", str(tmp_path / "x.dat"))
     assert code == 2 and "cannot tell the format from the name 'x.dat'" in err and "--format" in err
     assert not (tmp_path / "x.csv").exists() and not (tmp_path / "x.dat").exists()

@@ -124,7 +124,7 @@ def _export_format(args) -> str:
         raise CliError(f"cannot tell the format from the name {out.name!r}: end it in "
                        f"{', '.join(sorted(set(SUFFIXES) | {'.xml'}))}, or give --format")
     if args.format and named != args.format:
-        raise CliError(f"{out.name!r} is the name of a {NAMES[named]} file, but --format is {args.format}: "
+        raise CliError(f"the name {out.name!r} says {NAMES[named]}, but --format says {args.format}: "
                        f"rename the file or change --format")
     return named
 

@@ -42,8 +42,8 @@ FORMATS = {
     "html": "Standalone HTML (*.html)",
     "epub": "EPUB book (*.epub)",
 }
-SUFFIXES = {".jsonl": "jsonl", ".csv": "csv", ".rss": "rss", ".atom": "atom", ".html": "html", ".htm": "html",
-            ".epub": "epub"}  # ".xml" is either feed: the format chosen says which
+SUFFIXES = {".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".rss": "rss", ".atom": "atom",
+            ".html": "html", ".htm": "html", ".epub": "epub"}  # ".xml" is either feed: the format chosen says which
 NAMES = {"jsonl": "JSON Lines", "csv": "CSV", "rss": "RSS", "atom": "Atom", "html": "HTML", "epub": "EPUB"}
 CSV_COLUMNS = ["id", "profile", "url", "title", "summary", "image", "author", "date", "fetched_at",
                "category", "confidence", "read", "starred", "body_text", "updated_at", "gone_at"]
@@ -60,6 +60,12 @@ def format_for(out: Path, chosen: str | None = None) -> str | None:
     if suffix == ".xml":
         return chosen if chosen in ("rss", "atom") else "rss"
     return SUFFIXES.get(suffix, chosen)
+
+
+def names_a_format(out: Path) -> bool:
+    """The file name ends in a suffix an export format has ("news.csv"; not "news" nor "tin-tuc-05.12")."""
+    suffix = Path(out).suffix.lower()
+    return suffix in SUFFIXES or suffix == ".xml"
 
 
 def export_articles(articles: list[dict], fmt: str, out: Path, store=None,

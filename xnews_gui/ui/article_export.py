@@ -64,6 +64,12 @@ class ArticleExport:
             return
         picked = next((k for k, v in FORMATS.items() if v == chosen), "epub")
         fmt, target = target_file(Path(path), picked)
+        if target != Path(path) and target.exists() and QMessageBox.question(
+                self.view, "Export articles", f"{target.name} already exists in {target.parent}.\nReplace it?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No) != QMessageBox.StandardButton.Yes:
+            self.view.statusMessage.emit(f"Not exported: {target.name} was kept.")
+            return  # the dialog asked about the name typed, not about the one the suffix made
         self.run(ids, fmt, target)
 
     def run(self, ids: list[int], fmt: str, path: Path) -> workers.Worker:
@@ -85,10 +91,11 @@ class ArticleExport:
 
 def target_file(path: Path, picked: str) -> tuple[str, Path]:
     """(format, file) for a name typed in the dialog: the format its suffix names wins over the type picked
-    (a typed "news.csv" is a CSV file); a name without a suffix gets the picked type's."""
-    from ..export import format_for
+    (a typed "news.csv" is a CSV file); a name without such a suffix ("news", "tin-tuc-05.12") gets the
+    picked type's."""
+    from ..export import format_for, names_a_format
 
-    if not path.suffix:
+    if not names_a_format(path):
         return picked, path.with_name(f"{path.name}.{'xml' if picked in ('rss', 'atom') else picked}")
     return format_for(path, picked), path
 
