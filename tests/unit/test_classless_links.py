@@ -62,3 +62,18 @@ def test_the_demo_home_page_without_classes_gives_every_headline_and_no_menu():
     nav_link = next(a for a in doc.iter("a") if a.get("href") == menu[0])
     rejected = induce_links([(page, positional_xpath(first))], [(page, positional_xpath(nav_link))])
     assert rejected[0].kind == "css" and set(stories) <= set(selected(page, rejected[0]))
+
+
+def test_a_list_with_a_class_keeps_its_class_not_a_chain_of_tags():
+    page = ("<html><body><ul class='menu'><li><h3><a href='/about.html'>About us here</a></h3></li></ul>"
+            "<ul class='news'>" + "".join(f"<li><h3><a href='{h}'>Story {i}</a></h3></li>" for i, h in enumerate(STORIES))
+            + "</ul></body></html>")
+    rule = induce_links([(page, "/html/body/ul[2]/li[1]/h3/a")])[0]
+    assert "news" in rule.selector and selected(page, rule) == STORIES, rule
+
+
+def test_one_click_on_a_plain_page_still_holds_on_a_sibling_with_one_more_list_above():
+    sibling = PAGE.replace("<ul>", "<ul><li><a href='/'>Home</a></li><li><a href='/sport.html'>Sport</a></li></ul><ul>", 1)
+    rule = induce_links([(PAGE, "/html/body/ul[2]/li[1]/a")])[0]  # no rejection: no list numbers
+    assert ":nth-of-type" not in rule.selector
+    assert set(STORIES) <= {h for h in selected(sibling, rule) if re.search(rule.allow[0], h)}

@@ -97,8 +97,9 @@ def induce(examples: Sequence[Example], negatives: Sequence[Example] = (), field
     pool: dict[str, float] | None = None
     for t in targets:
         cands = dict(css_candidates(t.el))
-        if field in LINK_FIELDS:  # a list of links on a page without classes: its tags' chain holds it
-            cands.update((css, cost) for css, cost in tag_chains(t.el) if css not in cands)
+        if field in LINK_FIELDS and not any(ch in css for css in cands for ch in ".#["):
+            # a list of links with no class, id or attribute to hold on to: its tags' chain holds it
+            cands.update((css, cost) for css, cost in tag_chains(t.el, places=bool(rejects)) if css not in cands)
         pool = cands if pool is None else {k: max(v, cands[k]) for k, v in pool.items() if k in cands}
     ranked: list[tuple[float, Rule]] = []
     for css, cost in (pool or {}).items():

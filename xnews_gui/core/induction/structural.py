@@ -167,12 +167,13 @@ def blocks_candidates(blocks, parent_candidates) -> list[tuple[str, str, float]]
     return out
 
 
-def tag_chains(el, steps: int = 4) -> list[tuple[str, float]]:
+def tag_chains(el, steps: int = 4, places: bool = False) -> list[tuple[str, float]]:
     """(css, cost) chains of tag names ending at the element (``li > a``, ``ul > li > a``, up to ``body``) for
     a list of links on a page without classes or ids: each longer chain is narrower and costs more, and any
-    chain is dearer than a class or an id (a ``tbody`` the raw HTML may lack is stepped over). An ancestor
-    with one or two of its kind beside it also gets its place (``ul:nth-of-type(2) > li > a``): the list of
-    stories, not the menu's list above it."""
+    chain is dearer than a class or an id (a ``tbody`` the raw HTML may lack is stepped over). With
+    ``places`` (a link was rejected), an ancestor with one other of its kind beside it also gets its place
+    (``ul:nth-of-type(2) > li > a``: the list of stories, not the menu's list above it); only then, as a
+    place holds on this page but may not on a sibling with one more list above."""
     out, parts, node = [], [el.tag], el
     joint = " > "
     while len(out) < steps - 1:
@@ -185,7 +186,7 @@ def tag_chains(el, steps: int = 4) -> list[tuple[str, float]]:
         cost = _CHAIN_COST + 0.3 * len(out)
         parent = node.getparent()
         same = [c for c in parent if c.tag == node.tag] if parent is not None else [node]
-        if 1 < len(same) < 3:  # which list (the second, not the menu's); three or more alike are a list's items
+        if places and len(same) == 2:  # which list (the second, not the menu's); more alike are a list's items
             out.append((f"{node.tag}:nth-of-type({same.index(node) + 1}){joint}{''.join(parts)}", cost + 0.5))
         parts = [node.tag, joint, *parts]
         joint = " > "
