@@ -278,6 +278,9 @@ def test_a_profile_made_by_clicking_gets_a_self_test_that_profiles_check_runs(qt
     test = sites.store.load_profile("clicked").self_test
     assert test is not None and test.url == article and test.expect == {"title": "required", "body": "required"}
     assert not sites.unsaved()  # the self-test is part of what was saved, not an edit
+    draft = sites.inspector.draft
+    no_body = draft.profile.with_(self_test=None, fields={"title": draft.profile.fields["title"]})
+    assert draft.with_self_test(no_body).self_test is None  # a self-test that could only fail is not made
     code, out, err = cli("profiles", "check", "clicked")
     assert code == 0 and "title" in out and "body" in out and "2/2 fields ok" in out, out + err
 

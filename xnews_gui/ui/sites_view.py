@@ -322,12 +322,13 @@ class SitesView(ProfileFiles, QWidget):
     def save(self, reason: str = "saved in inspector") -> bool:
         """Store the profile (no questions; written in the background, profileSaved when done).
         ``reason`` goes into the profile's history (e.g. 'repair accepted: body')."""
-        if self.inspector.draft is not None:
-            self.inspector.draft.add_self_test()
-        profile = self._valid_profile()
+        profile, draft = self._valid_profile(), self.inspector.draft
         if profile is None:
             return False
+        profile = draft.with_self_test(profile) if draft is not None else profile
         def saved(_) -> None:
+            if draft is not None:
+                draft.saved(profile)
             if self.current_profile() is not None and self.current_profile().name == profile.name:
                 self.guard.mark_clean(profile)
             self.refresh(select=profile.name)  # the sidebar shows the profile just saved

@@ -93,15 +93,19 @@ class Draft:
         host = urlsplit(url).hostname or ""
         return cls(Profile(name=name, start_urls=(url,) if url else (), allowed_domains=(host,) if host else ()))
 
-    def add_self_test(self) -> None:
-        """A profile made by clicking gets a self-test at Save (``profiles check NAME`` runs it):
-        the article page its title was clicked on, with a title and a body required there."""
-        if self.profile.self_test is not None or "title" not in self.profile.fields:
-            return
+    def with_self_test(self, profile: Profile) -> Profile:
+        """``profile`` as Save stores it: one made by clicking gets a self-test (``profiles check NAME`` runs it),
+        the article page its title was clicked on, with the title and the body required there."""
+        if profile.self_test is not None or not {"title", "body"} <= set(profile.fields):
+            return profile
         url = next((u for u, _, _ in self.examples.get("title") or () if u.startswith(("http://", "https://"))), "")
-        if url:
-            self.profile = self.profile.with_(self_test=SelfTest(url=url, expect={"title": "required",
-                                                                                  "body": "required"}))
+        return profile.with_(self_test=SelfTest(url=url, expect={"title": "required", "body": "required"})) \
+            if url else profile
+
+    def saved(self, profile: Profile) -> None:
+        """The profile was stored: the self-test Save gave it joins the draft (not an edit to save again)."""
+        if profile.self_test is not None and self.profile.self_test is None and self.profile.name == profile.name:
+            self.profile = self.profile.with_(self_test=profile.self_test)
 
     # --- clicks -> rules ------------------------------------------------------
     def add_pick(self, key: str, url: str, html: str, xpath: str, negative: bool) -> PickJob | None:
