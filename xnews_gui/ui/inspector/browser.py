@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile
+from PySide6.QtWebEngineCore import QWebEngineLoadingInfo, QWebEnginePage, QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -57,6 +57,7 @@ class BrowserPane(QWidget):
         self.web_profile.setParent(page)
         self.view.setPage(page)
         page.startAction.connect(self.startAction)
+        page.loadingChanged.connect(self._loading_changed)
         style = self.style()
         self.back = self._button(style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack), "Back (Alt+Left)")
         self.forward = self._button(style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward), "Forward (Alt+Right)")
@@ -144,12 +145,15 @@ class BrowserPane(QWidget):
 
     def _started(self) -> None:
         self.progress.setValue(0)
-        self.load_failed = False
 
     def _finished(self, ok: bool) -> None:
         self.progress.setValue(0)
-        self.load_failed = not ok  # the browser's error page is showing ("This site can't be reached")
         self._update_buttons()
+
+    def _loading_changed(self, info: QWebEngineLoadingInfo) -> None:
+        status, states = info.status(), QWebEngineLoadingInfo.LoadStatus
+        if status != states.LoadStoppedStatus:  # Stop leaves the page shown as it was
+            self.load_failed = status == states.LoadFailedStatus  # the "This site can't be reached" page
 
     def _update_buttons(self) -> None:
         history = self.view.history()
