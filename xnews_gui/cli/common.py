@@ -7,30 +7,12 @@ from pathlib import Path
 
 from ..core.disk.files import MAX_PROFILE_BYTES, read_file
 from ..core.profile.profile import Profile
+from ..errors import describe_os_error  # noqa: F401 (the commands use it from here)
 from ..store import Store
 
 
 class CliError(RuntimeError):
     """An error for the user: printed as one line, exit code 2."""
-
-
-def describe_os_error(exc: OSError) -> str:
-    """A file system error as a user reads it: what went wrong, with which path."""
-    name = exc.filename
-    if isinstance(exc, FileNotFoundError):
-        folder = Path(name).parent if name else None
-        if folder is not None and str(folder) not in ("", ".") and not folder.exists():
-            return f"no such folder: {folder} (for {name})"
-        return f"file not found: {name}"
-    if isinstance(exc, PermissionError):
-        return f"permission denied: {name}"
-    if isinstance(exc, IsADirectoryError):
-        return f"is a folder, not a file: {name}"
-    if isinstance(exc, NotADirectoryError):
-        return f"not a folder: {name}"
-    if isinstance(exc, FileExistsError):
-        return f"{name} already exists and is not a folder"
-    return f"{name}: {exc.strerror}" if name and exc.strerror else str(exc)
 
 
 def count(text: str) -> int:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..services.model_registry import SHIPPED, Registry
 from ..core.text.topics import display_name
+from ..errors import describe
 from . import store_ops, workers
 from .classifier_actions import SETTINGS_CORPUS, ClassifierActions
 from .classifier_tables import ConfusionHeatMap, ScoresTable, fill_counts, local_time
@@ -327,7 +328,7 @@ class ClassifierView(ClassifierActions, QWidget):
             try:
                 self._on_hidden_changed(name, hidden)
             except Exception as exc:  # noqa: BLE001 - tell the user, keep the screen alive
-                self.status.setText(f"Could not save '{display_name(name)}': {type(exc).__name__}: {exc}")
+                self.status.setText(f"Could not save '{display_name(name)}': {describe(exc)}")
         self.hiddenChanged.emit(name, hidden)
         self.status.setText(f"Articles about {display_name(name)} are {'hidden' if hidden else 'shown again'}.")
 

@@ -26,7 +26,7 @@ def _pick_job(draft: Draft, job: PickJob):
         order = alternative_order(job, candidates) if job.mode == "alternative" and candidates else None
         return draft, job, candidates, order, ""
     except ValueError as exc:  # the clicked element is not in the DOM as lxml reads it
-        return draft, job, [], None, f"{type(exc).__name__}: {exc}"
+        return draft, job, [], None, str(exc)  # induce says which click it could not find
 
 
 _ROWS = re.compile(r"(\btable(?:\[[^\]]*\])*)/tr\b")
