@@ -292,7 +292,7 @@ def test_crawl_that_fetches_nothing_fails(cli, tmp_path):
     path.write_text(json.dumps(profile), encoding="utf-8")
     assert cli("profiles", "import", str(path))[0] == 0
     code, _, err = cli("crawl", "--profile", "nowhere", "--quiet")
-    assert code == 1 and "nothing could be fetched" in err
+    assert code == 1 and "nothing could be fetched from the start URLs (robots.txt unreachable" in err, err
 
 
 def test_crawl_of_a_profile_starting_at_an_article_is_refused(cli, demo_server, tmp_path):

@@ -113,7 +113,8 @@ def cmd_crawl(args) -> int:
         print(f"error: crawl refused: {summary['refused_reason']}", file=sys.stderr)
         return 1
     if not summary.get("pages") and not summary.get("revisited"):  # (a revisit answered 304 fetched no page)
-        print("error: nothing could be fetched from the start URLs (see the errors above); "
+        first = f" ({summary['failed_reason'].partition(': ')[2]})" if summary.get("failed_reason") else ""
+        print(f"error: nothing could be fetched from the start URLs{first}; "
               "check the address, the network and robots.txt", file=sys.stderr)
         return 1
     return 0

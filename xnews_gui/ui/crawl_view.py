@@ -8,7 +8,6 @@ import time
 from dataclasses import replace
 from datetime import datetime
 from typing import Callable
-from urllib.parse import urlsplit
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -201,11 +200,8 @@ class CrawlView(QWidget):
             if cluster_url:
                 self._log(name, "a crawl of this site is running: stop it, then follow the cluster")
             return None if revisit or revisit_urls or cluster_url else session
-        if profile is None:
-            profile = self.store.load_profile(name)
-            if name == DEMO_PROFILE and profile is not None and all(
-                    urlsplit(u).hostname in ("127.0.0.1", "localhost") for u in profile.start_urls):
-                profile = self.demo.profile()  # the site inside the app (started now), not whatever has its port
+        if profile is None:  # the demo: the site inside the app (started now), as the Sites tab opens it
+            profile = self.demo.profile() if name == DEMO_PROFILE else self.store.load_profile(name)
         if profile is None:
             self._log(name, "no such profile")
             return None
