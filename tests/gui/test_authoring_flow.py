@@ -260,6 +260,19 @@ def test_an_imported_profile_is_the_one_the_editor_shows(qtbot, sites, store, de
     qtbot.waitUntil(lambda: sites.name_edit.text() == "second", timeout=10_000)
     assert sites.profiles.currentItem().text() == "second"  # the list and the editor agree
     assert sites.inspector.profile().description == "from a colleague"
+    # with unsaved edits, an import asks first; "Keep editing" keeps them, and the list shows what is edited
+    sites.inspector.set_profile(sites.inspector.profile().with_(description="my edit, not saved"))
+    assert sites.unsaved()
+    third = tmp_path / "third.json"
+    third.write_text(demo_profile.with_(name="third", self_test=None).to_json(), encoding="utf-8")
+    monkeypatch.setattr("xnews_gui.ui.sites_files.QFileDialog.getOpenFileName", lambda *a, **k: (str(third), ""))
+    with qtbot.waitSignal(sites.profileSaved, timeout=10_000):
+        click(sites.import_button)
+    qtbot.waitUntil(lambda: sites.guard.box is not None and sites.guard.box.isVisible(), timeout=5000)
+    click(next(b for b in sites.guard.box.buttons() if b.text() == "Keep editing"))
+    qtbot.waitUntil(lambda: sites.guard.box is None, timeout=5000)
+    assert sites.name_edit.text() == "second" and sites.inspector.profile().description == "my edit, not saved"
+    assert sites.profiles.currentItem().text() == "second" and "third" in sites.store.profile_names()
 
 
 def test_a_profile_made_by_clicking_gets_a_self_test_that_profiles_check_runs(qtbot, sites, demo_server, cli):

@@ -209,3 +209,20 @@ def test_ticking_demo_and_start_crawls_the_site_inside_the_app_not_what_holds_it
             assert not other.log  # the other site was never asked
         finally:
             view.shutdown()
+
+
+def test_history_says_why_each_run_was_refused(qtbot, store):
+    from xnews_gui.ui.run_history import RunHistory
+
+    busy = ("a crawl of 'busy' is already running with this data folder (another XNews window or command); "
+            "wait for it to end or stop it first")
+    store.finish_run(store.start_run("old"), "refused", {})  # stored before runs kept their reason
+    store.finish_run(store.start_run("busy"), "refused", {"status": "refused", "refused_reason": busy})
+    history = RunHistory(store)
+    qtbot.addWidget(history)
+    history.refresh()
+    qtbot.waitUntil(lambda: history.rowCount() == 2, timeout=5000)
+    texts = {history.item(r, 1).text(): history.item(r, 2) for r in range(2)}
+    assert texts["busy"].text().startswith("Refused: a crawl of 'busy' is already running") and \
+        texts["busy"].text().endswith("…") and texts["busy"].toolTip() == busy
+    assert texts["old"].text() == "Refused" and not texts["old"].toolTip()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from xnews_gui.crawl.engine import CrawlOptions
@@ -33,6 +35,7 @@ def test_a_refused_crawl_is_recorded_as_refused(store, demo_profile):
         running.close()
     [run] = store.recent_runs()
     assert run.status == "refused" and run.finished is not None
+    assert "is already running" in json.loads(run.stats_json)["refused_reason"]  # History says why
 
 
 def test_skipped_topics_come_from_the_store(store, demo_profile):
