@@ -317,6 +317,8 @@ def test_imported_profile_finds_its_sample_beside_its_file(cli, tmp_path):
     data["self_test"]["file"] = "samples/own.html"
     (folder / "mine.json").write_text(json.dumps(data), encoding="utf-8")
     assert cli("profiles", "import", str(folder / "mine.json"))[0] == 0
+    code, out, _ = cli("profiles", "import", str(folder / "mine.json"))  # again: it says what it replaced
+    assert code == 0 and "it replaces the stored one, kept in `profiles history mine`" in out
     code, out, _ = cli("profiles", "check", "mine")
     assert code == 0 and "6/6 fields ok" in out
     data["self_test"]["file"] = "samples/missing.html"

@@ -75,8 +75,10 @@ def cmd_profiles_import(args) -> int:
 
     path = Path(args.file)
     profile = read_profile_file(path)
+    replaced = profile.name in args.store.profile_names()
     number = args.store.save_profile(profile, reason=f"imported from file {path.name}")
-    print(f"imported profile {profile.name!r} (version {number})")
+    kept = f"; it replaces the stored one, kept in `profiles history {profile.name}`" if replaced else ""
+    print(f"imported profile {profile.name!r} (version {number}{kept})")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..paths import BUNDLED_PROFILES
 from ..services.profiles import read_profile_file
@@ -49,6 +49,9 @@ class ProfileFiles:
             self._message(f"Not imported: {exc}", error=True)
             return False
         replaced = profile.name in self.store.profile_names()
+        if replaced and not self._replace_ok(profile.name, Path(path).name):
+            self._message(f"Not imported: the stored {profile.name!r} is kept.")
+            return False
 
         def saved(_) -> None:
             editing = self.name_edit.text().strip()
@@ -63,3 +66,12 @@ class ProfileFiles:
                         on_done=saved, on_error=lambda message: self._message(f"Could not import: {message}", error=True))
         return True
 
+    def _replace_ok(self, name: str, file_name: str) -> bool:
+        """Ask before an import replaces a stored profile, as Save does."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Import profile",
+                          f"A profile named {name!r} is stored already.\nReplace it with the one in {file_name}? "
+                          "(Its History keeps the stored one.)", parent=self)
+        replace_button = box.addButton("Replace", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is replace_button

@@ -87,7 +87,7 @@ class SitesView(ProfileFiles, QWidget):
         self.export_button = QPushButton("Export JSON\u2026", self)
         self.export_button.clicked.connect(self.export_dialog)
         self.import_button = QPushButton("Import JSON\u2026", self)
-        self.import_button.setToolTip("Store a profile from a JSON file (one of the same name is replaced; its History keeps it)")
+        self.import_button.setToolTip("Store a profile from a JSON file (replacing one of the same name is asked first; its History keeps it)")
         self.import_button.clicked.connect(self.import_dialog)
         self.message = QLabel(self)
         # one line that never resizes the bar (the page below must not move); the full text in the tooltip
