@@ -103,7 +103,7 @@ def test_cli_import_history_diff_and_revert(cli, tmp_path):
     changed = demo_profile("mysite").with_field("body", Rule.from_dict({"kind": "css", "selector": "div.story-text", "take": "html"}))
     second.write_text(changed.to_json(), encoding="utf-8")
     code, out, _ = cli("profiles", "import", str(second))
-    assert code == 0 and "(version 2)" in out
+    assert code == 0 and "(version 2; it replaces the stored one, kept in `profiles history mysite`)" in out
     code, out, _ = cli("profiles", "history", "mysite")
     assert code == 0
     rows = [line.split() for line in out.splitlines()[1:]]
