@@ -32,4 +32,3 @@ def describe_os_error(exc: OSError) -> str:
     if isinstance(exc, FileExistsError):
         return f"{name} already exists and is not a folder"
     return f"{name}: {exc.strerror}" if name and exc.strerror else str(exc)
-

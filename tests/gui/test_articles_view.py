@@ -188,9 +188,10 @@ def click_menu(qtbot, window, menu_title: str, action_text: str) -> None:
 
 def test_the_export_dialog_opens_in_documents_or_home_not_the_current_folder(qtbot, window, view, tmp_path,
                                                                            monkeypatch):
-    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLineEdit
 
+    from tests.gui.dialogs import when_shown
     from xnews_gui.ui.article_export import EXPORT_FOLDER, export_folder
 
     QSettings().remove(EXPORT_FOLDER)
@@ -199,22 +200,14 @@ def test_the_export_dialog_opens_in_documents_or_home_not_the_current_folder(qtb
     monkeypatch.chdir(elsewhere)
     seen = {}
 
-    def look_and_cancel(tries=[0]):  # noqa: B006 - a counter across the retries
-        dialog = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()),
-                      None)
-        if dialog is None:
-            tries[0] += 1
-            if tries[0] < 100:
-                QTimer.singleShot(100, look_and_cancel)
-            return
+    def look_and_cancel(dialog) -> None:
         seen["folder"] = Path(dialog.directory().absolutePath())
         seen["file"] = dialog.findChild(QLineEdit, "fileNameEdit").text()
         dialog.grab().save(str(tmp_path / "export-dialog.png"))
         cancel = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel)
         QTest.mouseClick(cancel, Qt.MouseButton.LeftButton)
 
-
-    QTimer.singleShot(100, look_and_cancel)
+    when_shown(QFileDialog, look_and_cancel)
     click_menu(qtbot, window, "File", "Export articles…")
     qtbot.waitUntil(lambda: "folder" in seen, timeout=15000)
     assert seen["folder"] != elsewhere and seen["folder"] == export_folder()

@@ -185,14 +185,11 @@ def test_the_crawl_card_says_why_a_crawl_is_refused(qtbot, store, demo_server, d
 
 
 def test_a_crawl_of_a_site_that_is_down_says_failed_and_why_in_the_card_and_the_history(qtbot, store, demo_profile):
-    import socket
-
+    from tests.proxy_server import dead_port
     from xnews_gui.ui.crawl_view import CrawlView
     from xnews_gui.ui.settings import Preferences
 
-    with socket.socket() as probe:  # a port nothing listens on: the site is down
-        probe.bind(("127.0.0.1", 0))
-        down = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+    down = f"http://127.0.0.1:{dead_port()}/"  # the site is down
     store.save_profile(demo_profile.with_(name="site-down", start_urls=(down,)))
     view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0, concurrency=2))
     qtbot.addWidget(view)
@@ -226,11 +223,9 @@ def test_new_profile_on_the_start_page_asks_for_the_site(qtbot, sites):
 
 
 def test_new_profile_on_a_page_that_did_not_load_says_so_and_makes_nothing(qtbot, sites):
-    import socket
+    from tests.proxy_server import dead_port
 
-    with socket.socket() as probe:  # an address where nothing answers
-        probe.bind(("127.0.0.1", 0))
-        down = f"127.0.0.1:{probe.getsockname()[1]}/"
+    down = f"127.0.0.1:{dead_port()}/"  # an address where nothing answers
     qtbot.waitUntil(sites.inspector.browser.on_start_page, timeout=LOAD_MS)
     address = sites.inspector.browser.address
     click(address)

@@ -4,9 +4,6 @@ stories' list (it used to leave a positional rule for the one link clicked: "1 m
 
 from __future__ import annotations
 
-import functools
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -16,6 +13,7 @@ from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from tests.gui.inspector_helpers import load, pick, rect_of, shot, sites  # noqa: E402,F401 (sites is a fixture)
+from tests.served import FolderServer  # noqa: E402
 from tests.unit.test_classless_links import STORIES  # noqa: E402
 from xnews_gui.core.profile.rules import parse_html  # noqa: E402
 
@@ -29,21 +27,11 @@ PAGE = ("<html><body><h1>Test News</h1><ul>"
         + "</ul></body></html>")
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def plain_site(tmp_path):
     (tmp_path / "index.html").write_text(PAGE, encoding="utf-8")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(tmp_path)))
-    thread = threading.Thread(target=httpd.serve_forever, name="plain-site", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
+    with FolderServer(tmp_path) as site:
+        yield site.url
 
 
 def selected(inspector) -> list[str]:

@@ -9,10 +9,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QDialogButtonBox, QFileDialog, QLineEdit, QMessageBox
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QFileDialog, QLineEdit
 
+from tests.gui.dialogs import answer, when_shown
 from tests.gui.test_articles_view import click_menu
 from xnews_gui.export import FORMATS
 from xnews_gui.ui.article_export import EXPORT_FOLDER
@@ -37,14 +38,7 @@ def window(qtbot, store, make_articles):
 
 def fill_dialog(name: str, file_type: str | None = None, shot: Path | None = None) -> None:
     """When the export dialog shows: pick ``file_type`` in its type box, type ``name``, click Save."""
-    def act(tries=[0]):  # noqa: B006 - a counter across the retries
-        dialog = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()),
-                      None)
-        if dialog is None:
-            tries[0] += 1
-            if tries[0] < 150:
-                QTimer.singleShot(100, act)
-            return
+    def fill(dialog) -> None:
         if file_type is not None:
             types = dialog.findChild(QComboBox, "fileTypeCombo")
             types.setCurrentIndex(types.findText(file_type))
@@ -57,7 +51,7 @@ def fill_dialog(name: str, file_type: str | None = None, shot: Path | None = Non
         save = buttons.button(QDialogButtonBox.StandardButton.Save) or buttons.button(QDialogButtonBox.StandardButton.Open)
         QTest.mouseClick(save, Qt.MouseButton.LeftButton)
 
-    QTimer.singleShot(100, act)
+    when_shown(QFileDialog, fill)
 
 
 def export(qtbot, window, folder: Path, name: str, file_type: str | None = None, shot: Path | None = None) -> str:
@@ -89,21 +83,8 @@ def test_a_suffix_the_name_did_not_have_never_replaces_a_file_unasked(qtbot, win
     kept = tmp_path / "news.csv"
     kept.write_text("mine, keep it", encoding="utf-8")
     QSettings().setValue(EXPORT_FOLDER, str(tmp_path))
-    seen = {}
-
-    def answer_no(tries=[0]):  # noqa: B006 - runs inside the question's own event loop
-        box = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()),
-                   None)
-        if box is None:
-            tries[0] += 1
-            if tries[0] < 150:
-                QTimer.singleShot(100, answer_no)
-            return
-        seen["text"] = box.text()
-        QTest.mouseClick(box.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
-
     fill_dialog("news", file_type=FORMATS["csv"])  # the dialog checked "news"; the file written would be news.csv
-    QTimer.singleShot(300, answer_no)
+    seen = answer("No")
     with qtbot.waitSignal(window.articles.statusMessage, timeout=15000) as said:
         click_menu(qtbot, window, "File", "Export articles…")
     assert "news.csv already exists" in seen["text"] and said.args[0] == "Not exported: news.csv was kept."
@@ -117,20 +98,7 @@ def test_a_failed_export_says_why_in_words_and_is_not_the_next_folder(qtbot, win
     gone = tmp_path / "unplugged" / "news.epub"  # a folder that went away (a USB stick) after the dialog closed
     monkeypatch.setattr("xnews_gui.ui.article_export.QFileDialog.getSaveFileName",
                         lambda *a, **k: (str(gone), FORMATS["epub"]))
-    seen = {}
-
-    def read_and_close(tries=[0]):  # noqa: B006 - runs inside the warning's own event loop
-        box = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()),
-                   None)
-        if box is None:
-            tries[0] += 1
-            if tries[0] < 150:
-                QTimer.singleShot(100, read_and_close)
-            return
-        seen["text"] = box.text()
-        QTest.mouseClick(box.buttons()[0], Qt.MouseButton.LeftButton)
-
-    QTimer.singleShot(100, read_and_close)
+    seen = answer("OK")  # the warning runs its own event loop
     click_menu(qtbot, window, "File", "Export articles…")
     qtbot.waitUntil(lambda: "text" in seen, timeout=15000)
     assert "does not exist" in seen["text"] and "Error" not in seen["text"], seen["text"]

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import html as htmlmod
 import json
 import re
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
@@ -18,6 +15,7 @@ from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from tests.conftest import shared_data  # noqa: E402
+from tests.served import FolderServer  # noqa: E402
 from xnews_gui.core.extraction.extract import extract  # noqa: E402
 from xnews_gui.ui.inspector.preview import PREVIEW_PAGES
 from xnews_gui.core.profile.rules import css_to_xpath, parse_html  # noqa: E402
@@ -158,21 +156,10 @@ def test_hand_edit_shows_a_clear_error_and_metadata_suggestions_apply(qtbot, sit
     assert table.item(row, 4).text() == "1"
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def portal_server():
-    folder = shared_data("cleanportaleval", "input")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
-    thread = threading.Thread(target=httpd.serve_forever, name="portal-pages", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
+    with FolderServer(shared_data("cleanportaleval", "input")) as site:
+        yield site.url
 
 
 def _gold_headline(stem: str) -> str:

@@ -12,6 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWebEngineCore import QWebEngineScript
 
+from tests.gui.dialogs import answer
 from tests.redesign import profile_authored_before_redesign
 from xnews_gui.core.induction.repair import propose_repair
 from xnews_gui.core.text.urls import canonical
@@ -51,29 +52,6 @@ def page_text(qtbot, page) -> str:
 
 def click(widget) -> None:
     QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
-
-
-def answer_later(button_text: str) -> dict:
-    """Click ``button_text`` in the next message box (a modal question runs its own event loop); the box's
-    text lands in the returned dict."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
-    seen: dict = {}
-
-    def answer(tries=[0]):  # noqa: B006 - a counter across the retries
-        box = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()),
-                   None)
-        if box is None:
-            tries[0] += 1
-            if tries[0] < 100:
-                QTimer.singleShot(50, answer)
-            return
-        seen["text"] = box.text()
-        click(next(b for b in box.buttons() if b.text().replace("&", "") == button_text))
-
-    QTimer.singleShot(50, answer)
-    return seen
 
 
 def click_row(view, row: int, column: int = 0) -> None:
@@ -220,11 +198,11 @@ def test_history_from_the_sites_tab_rows_diff_revert_and_import(qtbot, store, tw
     imported = repaired.with_(self_test=None, description="fixed by hand")
     exported.write_text(imported.to_json(), encoding="utf-8")
     monkeypatch.setattr("xnews_gui.ui.sites_files.QFileDialog.getOpenFileName", lambda *a, **k: (str(exported), ""))
-    asked = answer_later("Cancel")  # it would replace the stored profile: asked first, as Save asks
+    asked = answer("Cancel")  # it would replace the stored profile: asked first, as Save asks
     click(view.import_button)
     assert "is stored already" in asked["text"] and "Not imported: the stored 'twolayouts' is kept" in \
         view.message.text() and store.load_profile("twolayouts") != imported
-    asked = answer_later("Replace")
+    asked = answer("Replace")
     with qtbot.waitSignal(view.profileSaved, timeout=5000):
         click(view.import_button)
     assert store.load_profile("twolayouts") == imported

@@ -42,12 +42,9 @@ def _errors_of(profile, tmp_path, **options):
 
 
 def test_a_site_that_does_not_answer_is_failed_not_finished_and_not_called_disallowed(tmp_path):
-    import socket
+    from tests.proxy_server import dead_port
 
-    with socket.socket() as probe:  # a port nothing listens on: the site is down
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    summary, errors = _errors_of(make_profile(f"http://127.0.0.1:{port}/"), tmp_path)
+    summary, errors = _errors_of(make_profile(f"http://127.0.0.1:{dead_port()}/"), tmp_path)  # the site is down
     assert summary["status"] == "failed" and summary["pages"] == 0, summary
     assert summary["failed_reason"].startswith("nothing could be fetched: robots.txt unreachable")
     assert errors and not any("disallowed by robots.txt" in e for e in errors), errors  # nothing was disallowed

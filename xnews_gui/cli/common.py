@@ -7,7 +7,6 @@ from pathlib import Path
 
 from ..core.disk.files import MAX_PROFILE_BYTES, read_file
 from ..core.profile.profile import Profile
-from ..errors import describe_os_error  # noqa: F401 (the commands use it from here)
 from ..store import Store
 
 

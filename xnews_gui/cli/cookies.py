@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import CliError, describe_os_error, profile_argument
+from ..errors import describe_os_error
+from .common import CliError, profile_argument
 
 
 def register(sub) -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 from .. import __version__
 from ..core.profile.profile import ProfileError
 from ..core.profile.rules import RuleError
+from ..errors import describe_os_error
 from ..paths import DataDirError, data_dir, ensure_writable
 from . import articles, classify, cookies, crawl, demo, extract, models, profiles, proxies, scale, watch
-from .common import CliError, describe_os_error
+from .common import CliError
 
 COMMAND_GROUPS = [profiles, extract, articles, watch, demo, crawl, cookies, proxies, classify, models, scale]  # in the order --help lists them
 

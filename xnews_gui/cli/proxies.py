@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .common import CliError, describe_os_error
+from ..errors import describe_os_error
+from .common import CliError
 
 
 def register(sub) -> None:

@@ -62,12 +62,6 @@ def format_for(out: Path, chosen: str | None = None) -> str | None:
     return SUFFIXES.get(suffix, chosen)
 
 
-def names_a_format(out: Path) -> bool:
-    """The file name ends in a suffix an export format has ("news.csv"; not "news" nor "tin-tuc-05.12")."""
-    suffix = Path(out).suffix.lower()
-    return suffix in SUFFIXES or suffix == ".xml"
-
-
 def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
                     *, title: str = "XNews export", image_lookup: ImageLookup | None = None,
                     feed_id: str = "") -> Path:

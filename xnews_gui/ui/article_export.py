@@ -93,9 +93,9 @@ def target_file(path: Path, picked: str) -> tuple[str, Path]:
     """(format, file) for a name typed in the dialog: the format its suffix names wins over the type picked
     (a typed "news.csv" is a CSV file); a name without such a suffix ("news", "tin-tuc-05.12") gets the
     picked type's."""
-    from ..export import format_for, names_a_format
+    from ..export import format_for
 
-    if not names_a_format(path):
+    if format_for(path) is None:  # no format's suffix ("news", "tin-tuc-05.12")
         return picked, path.with_name(f"{path.name}.{'xml' if picked in ('rss', 'atom') else picked}")
     return format_for(path, picked), path
 
