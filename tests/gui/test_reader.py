@@ -345,3 +345,21 @@ def test_an_article_asked_again_after_going_back_from_it_is_drawn_again(qtbot, s
     show(qtbot, reader, second)
     assert reader.loads == loads + 1
     assert run_js(qtbot, reader.page, "document.querySelector('h1').innerText") == "Beta"
+
+
+def test_an_article_is_shown_in_the_language_it_is_written_in(qtbot, store):
+    """The page says its language, so that the web engine draws Han characters with the Japanese forms of a
+    Japanese article (not the Chinese ones) and hyphenates and reads aloud in that language."""
+    japanese = "日本の首相は十三日、東京で記者会見を開き、新しい経済対策を発表した。" * 3
+    ja = store_raw(store, url="http://news.test/ja.htm", title="経済対策", body_text=japanese,
+                   body_html=f"<p>{japanese}</p>")
+    unknown = store_raw(store, url="http://news.test/short.htm", title="Breaking", body_text="Short.",
+                        body_html="<p>Short.</p>")
+    reader = ReaderView(store)
+    qtbot.addWidget(reader)
+    reader.resize(900, 700)
+    reader.show()
+    show(qtbot, reader, ja)
+    assert run_js(qtbot, reader.page, "document.documentElement.lang") == "ja"
+    show(qtbot, reader, unknown)
+    assert run_js(qtbot, reader.page, "document.documentElement.lang") == ""  # not plain: no tag, not a guess

@@ -90,13 +90,13 @@ def test_vietnamese_without_much_text_around_it_is_still_vietnamese():
 def test_the_share_is_the_one_the_two_patterns_give_on_the_joined_words():
     """The share is computed word by word (remembered); it must equal the patterns' verdict on the
     joined words, as first defined, for every language of the test pages."""
-    from xnews_gui.classify import domain
+    from xnews_gui.core.text import language
 
     def reference(syllables):
-        syllables = syllables[:domain.SAMPLE_WORDS]
-        count = len(syllables) - syllables.count(domain.NUMBER_TOKEN)
+        syllables = syllables[:language.SAMPLE_WORDS]
+        count = len(syllables) - syllables.count(language.NUMBER_TOKEN)
         joined = " ".join(syllables)
-        return (len(domain._VIETNAMESE_WORD.findall(joined)) - len(domain._FOREIGN_WORD.findall(joined))) / count
+        return (len(language._VIETNAMESE_WORD.findall(joined)) - len(language._FOREIGN_WORD.findall(joined))) / count
 
     root = shared_data("fundus-parser-test-data", "test_data")
     texts = [page_text_gz(p) for p in sorted(root.glob("*/*.html.gz"))[::7]]

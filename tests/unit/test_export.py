@@ -8,6 +8,7 @@ import zipfile
 from xml.etree import ElementTree as ET
 
 import lxml.etree
+import lxml.html
 import pytest
 
 from xnews_gui.demo.site import make_png
@@ -112,3 +113,31 @@ def test_every_format_names_the_topic_with_its_accents(tmp_path, fmt):
     assert "Văn hóa" in text and "Ẩm thực" in text and "Van hoa" not in text
     if fmt == "csv":
         assert [r["category"] for r in csv.DictReader(out.open(encoding="utf-8-sig"))] == ["Văn hóa", "Ẩm thực"]
+
+
+ENGLISH = dict(ARTICLES[1], id=3, title="Council approves the new budget",
+               body_text="The city council said on Monday that it has approved the budget for the coming year, "
+                         "which will fund new schools and repairs to the roads that were damaged by the floods.")
+JAPANESE = dict(ARTICLES[1], id=4, title="新しい経済対策", body_text="日本の首相は十三日、東京で記者会見を開き、新しい経済対策を発表した。" * 3)
+VIETNAMESE = dict(ARTICLES[0], body_text="Sáng nay, Hà Nội có mưa lớn khiến nhiều tuyến phố ngập sâu, người dân "
+                                         "phải dắt xe qua những đoạn đường bị ngập và giao thông ùn tắc kéo dài.")
+
+
+def epub_languages(path) -> tuple[str, list[str]]:
+    with zipfile.ZipFile(path) as z:
+        opf = lxml.etree.fromstring(z.read("OEBPS/content.opf"))
+        book = opf.findtext("{*}metadata/{http://purl.org/dc/elements/1.1/}language")
+        chapters = sorted(n for n in z.namelist() if n.startswith("OEBPS/a"))
+        return book, [lxml.etree.fromstring(z.read(n)).get("{http://www.w3.org/XML/1998/namespace}lang")
+                      for n in chapters]
+
+
+def test_an_e_book_says_the_language_its_articles_are_written_in(tmp_path):
+    """Not Vietnamese for every book: a reader picks fonts (Han characters differ in Japanese and Chinese),
+    hyphenation and a voice by it."""
+    assert epub_languages(export_articles([ENGLISH, ENGLISH], "epub", tmp_path / "en.epub")) == ("en", ["en", "en"])
+    assert epub_languages(export_articles([VIETNAMESE], "epub", tmp_path / "vi.epub")) == ("vi", ["vi"])
+    mixed = export_articles([ENGLISH, JAPANESE], "epub", tmp_path / "mixed.epub")
+    assert epub_languages(mixed) == ("und", ["en", "ja"])
+    html = lxml.html.fromstring(export_articles([ENGLISH, JAPANESE], "html", tmp_path / "m.html").read_bytes())
+    assert html.get("lang") == "und" and [a.get("lang") for a in html.iter("article")] == ["en", "ja"]

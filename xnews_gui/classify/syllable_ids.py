@@ -21,8 +21,9 @@ from array import array
 
 import numpy as np
 
+from ..core.text.language import SAMPLE_WORDS, syllable_verdict
 from ..core.text.text import NUMBER_TOKEN, fold, pieces, token_phrases
-from .domain import MIN_SHARE, MIN_WORDS, SAMPLE_WORDS, syllable_verdict
+from .domain import MIN_SHARE, MIN_WORDS
 
 CHUNK_IDS = 8_192  # a chunk's int64 arrays stay under 64 KiB: see ``chunks``
 _GAP, _NUMBER, _FOREIGN, _NEUTRAL, _VIETNAMESE = range(5)  # kinds of ids; a word's is _NEUTRAL + its verdict

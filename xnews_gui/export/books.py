@@ -16,6 +16,7 @@ import lxml.html
 from lxml import etree
 
 from ..core.extraction.sanitize import sanitize_html
+from ..core.text.language import language_of
 
 ImageLookup = Callable[[str], "tuple[bytes, str] | None"]  # image URL -> (bytes, content type)
 
@@ -65,6 +66,18 @@ def _meta_line(a: dict) -> str:
     return " · ".join(parts)
 
 
+def _languages(articles) -> tuple[list[str], str]:
+    """Each article's language ("" = not plain) and the book's: the one every plain article shares, else
+    "und" (undetermined): a reader then picks fonts and hyphenation per article, never by a wrong tag."""
+    each = [language_of(" ".join(filter(None, (a.get("title"), a.get("body_text"))))) for a in articles]
+    known = set(filter(None, each))
+    return each, known.pop() if len(known) == 1 else "und"
+
+
+def _lang(code: str, xhtml: bool) -> str:
+    return (f' xml:lang="{code}" lang="{code}"' if xhtml else f' lang="{code}"') if code else ""
+
+
 def write_html(articles, path: Path, title: str, lookup: ImageLookup) -> None:
     def resolve(url: str) -> str | None:
         got = lookup(url) if url else None
@@ -73,13 +86,14 @@ def write_html(articles, path: Path, title: str, lookup: ImageLookup) -> None:
         data, ctype = got
         return f"data:{ctype or 'image/png'};base64,{base64.b64encode(data).decode('ascii')}"
 
-    parts = [f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
+    each, book = _languages(articles)
+    parts = [f"<!DOCTYPE html>\n<html lang=\"{book}\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
              f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1><nav><ol>"]
     parts += [f'<li><a href="#a{i}">{escape(a.get("title") or "")}</a></li>' for i, a in enumerate(articles)]
     parts.append("</ol></nav>")
     for i, a in enumerate(articles):
         parts.append(
-            f'<article id="a{i}"><h1>{escape(a.get("title") or "")}</h1><p class="meta">{_meta_line(a)}</p>'
+            f'<article id="a{i}"{_lang(each[i], False)}><h1>{escape(a.get("title") or "")}</h1><p class="meta">{_meta_line(a)}</p>'
             + (f'<p class="summary">{escape(a["summary"])}</p>' if a.get("summary") else "")
             + _rewrite_images(a.get("body_html") or "", a.get("image") or "", resolve, xhtml=False)
             + f'<p class="meta">Source: <a href="{escape(a.get("url") or "")}">{escape(a.get("url") or "")}</a></p>'
@@ -107,16 +121,17 @@ def write_epub(articles, path: Path, title: str, lookup: ImageLookup) -> None:
         images[url] = (name, data, ctype)
         return name
 
+    each, book = _languages(articles)
     chapters = []
     for i, a in enumerate(articles, 1):
         body = _rewrite_images(a.get("body_html") or "", a.get("image") or "", resolve, xhtml=True)
         chapters.append((f"a{i}.xhtml", a.get("title") or f"Article {i}", _xhtml(
-            a.get("title") or "",
+            a.get("title") or "", each[i - 1] or book,
             f'<h1>{escape(a.get("title") or "")}</h1><p class="meta">{_meta_line(a)}</p>'
             + (f'<p class="summary">{escape(a["summary"])}</p>' if a.get("summary") else "")
             + body + f'<p class="meta">Source: {escape(a.get("url") or "")}</p>')))
 
-    nav = _xhtml(title, "<nav epub:type=\"toc\" id=\"toc\"><h1>" + escape(title) + "</h1><ol>"
+    nav = _xhtml(title, book, "<nav epub:type=\"toc\" id=\"toc\"><h1>" + escape(title) + "</h1><ol>"
                  + "".join(f'<li><a href="{name}">{escape(t)}</a></li>' for name, t, _ in chapters)
                  + "</ol></nav>")
     modified = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -128,10 +143,11 @@ def write_epub(articles, path: Path, title: str, lookup: ImageLookup) -> None:
                  for i, (name, _, ctype) in enumerate(images.values(), 1)]
     spine = "".join(f'<itemref idref="c{i}"/>' for i in range(1, len(chapters) + 1))
     opf = ('<?xml version="1.0" encoding="utf-8"?>\n'
-           '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="bookid" xml:lang="vi">'
+           '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="bookid" '
+           f'xml:lang="{book}">'
            '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
            f'<dc:identifier id="bookid">{book_id}</dc:identifier><dc:title>{escape(title)}</dc:title>'
-           f'<dc:language>vi</dc:language><dc:creator>XNews</dc:creator>'
+           f'<dc:language>{book}</dc:language><dc:creator>XNews</dc:creator>'
            f'<meta property="dcterms:modified">{modified}</meta></metadata>'
            f'<manifest>{"".join(manifest)}</manifest><spine>{spine}</spine></package>')
     container = ('<?xml version="1.0" encoding="utf-8"?>\n'
@@ -150,9 +166,10 @@ def write_epub(articles, path: Path, title: str, lookup: ImageLookup) -> None:
             z.writestr(f"OEBPS/{name}", data, compress_type=zipfile.ZIP_STORED)
 
 
-def _xhtml(title: str, body: str) -> str:
+def _xhtml(title: str, lang: str, body: str) -> str:
     return ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n'
-            '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="vi">'
+            '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"'
+            f'{_lang(lang, True)}>'
             f'<head><meta charset="utf-8"/><title>{escape(title)}</title>'
             '<link rel="stylesheet" type="text/css" href="style.css"/></head>'
             f"<body>{body}</body></html>")

@@ -14,6 +14,7 @@ import lxml.html
 from lxml import etree
 
 from ..core.extraction.sanitize import sanitize_html
+from ..core.text.language import language_of
 from ..core.text.topics import display_name
 from ..paths import RESOURCES
 
@@ -81,8 +82,11 @@ def build_page(article: dict, local_src: ImageSource, css: str | None = None) ->
               if url.startswith(("http://", "https://")) else "")
     summary = f'<p class="summary">{escape(article["summary"])}</p>' if article.get("summary") else ""
     notices = "".join(f'<p class="notice {kind}">{escape(text)}</p>' for kind, text in notices_for(article))
+    # the language picks the fonts of Han characters (Japanese, Chinese), hyphenation and a voice
+    lang = language_of(" ".join(filter(None, (article.get("title"), article.get("body_text")))))
+    html_tag = f'<html lang="{lang}">' if lang else "<html>"
     return (
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+        f"<!DOCTYPE html>\n{html_tag}<head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         f"<title>{escape(article.get('title') or '')}</title>"
         f"<style>{css if css is not None else reader_css()}</style></head>\n"
