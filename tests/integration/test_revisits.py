@@ -17,7 +17,7 @@ from xnews_gui.crawl.fetcher import Fetcher
 from xnews_gui.services.crawl import start_crawl
 from xnews_gui.store.queries import ArticleFilter
 
-from .crawl_helpers import Site, article_page, make_profile
+from .crawl_helpers import Site, answer, article_page, list_page, make_profile
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -217,3 +217,42 @@ def test_the_fetcher_sends_only_the_two_conditional_headers_on_one_line(store):
         headers = site.log[-1][2]
         assert "X-Evil" not in headers and headers.get("Cookie") is None and "If-None-Match" not in headers
         assert headers["If-Modified-Since"] == "Tue, 02 Jan 2024 10:00:00 GMT"
+
+
+@pytest.mark.parametrize("strategy", ["bfs", "importance"])  # a queue on disk, one in memory
+def test_fetch_again_after_an_unfinished_pass_fetches_that_article_and_keeps_the_pass_to_resume(store, strategy):
+    """A crawl stopped by its page limit leaves its pass to resume. "Fetch again" (and --revisit) then
+    resumed that pass instead: the article asked for was never requested, new pages were crawled."""
+    version = {"a-1": "Bản đầu."}
+    routes = {"/": list_page([f"/a-{i}.htm" for i in range(1, 9)])}
+    routes.update({f"/a-{i}.htm": article_page(f"Tin {i}") for i in range(2, 9)})
+    routes["/a-1.htm"] = lambda handler: answer(handler, article_page("Tin 1", version["a-1"]))
+    with Site(routes) as site:
+        profile = make_profile(site.url + "/", strategy=strategy)
+        first, _ = crawl(store, profile, max_pages=4)
+        assert first["articles"] == 3 and first["status"] != "finished"
+        version["a-1"] = "Bản đã sửa: nội dung mới hơn hẳn."
+        site.log.clear()
+        again, events = crawl(store, profile, revisit_urls=(site.url + "/a-1.htm",))
+        assert [p for p in site.paths() if p != "/robots.txt"] == ["/a-1.htm"]  # that one, nothing else
+        assert again["updated"] == 1 and again["articles"] == 0
+        assert not any("resuming" in e.data.get("message", "") for e in events if e.kind == "log")
+        Article = store.models.Article
+        assert "Bản đã sửa" in Article.get(Article.url == site.url + "/a-1.htm").body_text
+        site.log.clear()
+        rest, events = crawl(store, profile)  # the stopped pass goes on where it stopped
+        assert rest["resumed"] is True and rest["articles"] == 5
+        assert not {"/a-1.htm", "/a-2.htm", "/a-3.htm"} & set(site.paths())
+
+
+def test_revisit_all_is_done_in_a_resumed_pass_too(store):
+    routes = {"/": list_page([f"/a-{i}.htm" for i in range(1, 7)])}
+    routes.update({f"/a-{i}.htm": article_page(f"Tin {i}") for i in range(1, 7)})
+    with Site(routes) as site:
+        profile = make_profile(site.url + "/")
+        crawl(store, profile, max_pages=3)
+        site.log.clear()
+        summary, events = crawl(store, profile, revisit=True)
+        assert summary["resumed"] is True and summary["articles"] == 4
+        assert summary["revisited"] == 2 and {"/a-1.htm", "/a-2.htm"} <= set(site.paths())
+        assert any(e.data.get("message", "").startswith("revisiting 2") for e in events if e.kind == "log")

@@ -146,7 +146,8 @@ class Crawler:
                        if opts.fetch_images and self.image_root else None)
         # bfs/dfs/random/best-first keep their queue on disk (a window in memory); the orders whose
         # scores change while URLs wait (importance, pagerank) keep it in memory
-        on_disk = self.strategy in DISK_ORDERS
+        # "Fetch again" queues its articles in memory: a disk queue would serve an interrupted pass's URLs
+        on_disk = self.strategy in DISK_ORDERS and not opts.revisit_urls
         resumed = self.state.begin(load=not on_disk)
         self.scheduler = make_scheduler(self.strategy, self.queuer.claim, keywords=self.profile.crawl.topic_keywords,
                                         seed=opts.seed, store=self.state if on_disk else None)
@@ -176,7 +177,8 @@ class Crawler:
         finally:
             self.pipeline.close()  # finishes what is queued (and flushes the sink), then ends
             status, reason = how_it_ended(control.status, self.stats_, self._dead_starts, self._first_error)
-            if status in ("finished", "failed"):  # a failed pass is over too: the next start begins again
+            aside = opts.revisit_urls and self.state.resumed  # the interrupted pass is still to resume
+            if status in ("finished", "failed") and not aside:  # a failed pass is over too: the next start begins again
                 self.state.finish_pass()
             control.stop_event.set()
             self.state.commit()

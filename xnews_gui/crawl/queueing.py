@@ -50,17 +50,19 @@ class Queuer:
         return self.verdict == NEW
 
     def seed(self, resumed: list[Request]) -> None:
+        if self.options.revisit_urls:  # "Fetch again": those articles and nothing else; an interrupted
+            self._push_revisits()      # pass's queue stays on disk for the next crawl to resume
+            return
         if self.state.resumed:
             with self.control.cond:
                 for req in resumed:  # an in-memory queue; a disk queue reads its own
                     self.scheduler.restore(req)
                 queued = len(self.scheduler)
             self.emit("log", {"message": f"resuming pass {self.state.pass_no}: {queued} URLs queued"})
+            self._push_revisits()  # asked for (--revisit) or due: a resumed pass revisits too
             self._start_discovery()  # unless this pass already read its sitemaps and feeds
             return
         self._push_revisits()
-        if self.options.revisit_urls:  # "Fetch again": those articles and nothing else
-            return
         self._start_discovery()
         modes = self.profile.discovery
         if "links" in modes and modes.index("links") == 0:  # else once sitemaps and feeds are read
