@@ -81,6 +81,9 @@ def test_a_copys_source_date_is_the_later_of_its_last_modified_and_its_lastmod()
     assert source_date("Tue, 02 Jan 2024 10:00:00 GMT") == "2024-01-02T10:00:00+00:00"
     assert source_date("Tue, 02 Jan 2024 10:00:00 GMT", "2024-01-03T08:00:00+07:00") == "2024-01-03T01:00:00+00:00"
     assert source_date("", "") == "" and source_date("not a date", "nor this") == ""
+    # a server's date UTC cannot hold is no date (it raised, and the article page was lost)
+    assert source_date("Fri, 31 Dec 9999 23:59:59 -0100", "0001-01-01T00:00:00+05:00") == ""
+    assert source_date("Fri, 31 Dec 9999 23:59:59 -0100", "2024-01-03T08:00:00+07:00") == "2024-01-03T01:00:00+00:00"
 
 
 class _Options:

@@ -138,3 +138,33 @@ def test_profile_render_key():
                          ({"wait": "h1"}, "unknown key"), ("h1", "expected an object")):
         with pytest.raises(ProfileError, match=message):
             profile(render=bad)
+
+
+def test_a_date_utc_cannot_hold_is_no_date_and_the_rest_is_read():
+    """Year 1 at +05:00 lies before what datetime holds in UTC: the whole discovery of the crawl was lost."""
+    body = (f"<urlset {NS}><url><loc>https://a.vn/1.htm</loc><lastmod>0001-01-01T00:00:00+05:00</lastmod></url>"
+            "<url><loc>https://a.vn/2.htm</loc><lastmod>9999-12-31T23:59:59-05:00</lastmod></url>"
+            "<url><loc>https://a.vn/3.htm</loc><lastmod>2026-11-30</lastmod></url></urlset>").encode()
+    parsed = parse_sitemap(body)
+    assert [(e.url[-5:], e.modified) for e in parsed.entries] == [
+        ("1.htm", None), ("2.htm", None), ("3.htm", datetime(2026, 11, 30, tzinfo=timezone.utc))]
+
+
+def test_a_byte_order_mark_several_gzip_members_and_bare_ampersands_lose_no_url():
+    assert [e.url for e in parse_sitemap(b"\xef\xbb\xbfhttps://a.vn/1.htm\nhttps://a.vn/2.htm\n").entries] == [
+        "https://a.vn/1.htm", "https://a.vn/2.htm"]
+    joined = gzip.compress(b"https://a.vn/1.htm\n") + gzip.compress(b"https://a.vn/2.htm\n")  # cat a.gz b.gz
+    assert [e.url for e in parse_sitemap(joined).entries] == ["https://a.vn/1.htm", "https://a.vn/2.htm"]
+    bare = parse_sitemap(f"<urlset {NS}><url><loc>https://a.vn/p?id=1&cat=2&amp;x=3&#38;y=4</loc></url>"
+                         "</urlset>".encode())
+    assert [e.url for e in bare.entries] == ["https://a.vn/p?id=1&cat=2&x=3&y=4"]
+    with pytest.raises(SitemapError, match="gzip members"):
+        parse_sitemap(gzip.compress(b"") * 1001)
+
+
+def test_a_sitemap_cut_off_in_transfer_says_so_and_keeps_no_half_url():
+    whole = f"<urlset {NS}>" + "".join(f"<url><loc>https://a.vn/{i}.htm</loc></url>" for i in range(3)) + "</urlset>"
+    assert not parse_sitemap(whole.encode()).truncated
+    assert not parse_sitemap((whole + "\n<!-- generated -->\n").encode()).truncated
+    cut = parse_sitemap(whole[:-len("2.htm</loc></url></urlset>")].encode())
+    assert cut.truncated and [e.url for e in cut.entries] == ["https://a.vn/0.htm", "https://a.vn/1.htm"]

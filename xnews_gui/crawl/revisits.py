@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Callable
 
+from ..core.text.dates import as_utc
 from ..core.text.urls import UrlError, canonical
 from .request import Request
 
@@ -142,9 +143,7 @@ def _http_date(value: str) -> datetime | None:
         when = parsedate_to_datetime(value) if value else None
     except (TypeError, ValueError, IndexError):
         return None
-    if when is None:
-        return None
-    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    return as_utc(when) if when is not None else None
 
 
 def _parse(value: str) -> datetime | None:
@@ -155,4 +154,4 @@ def _parse(value: str) -> datetime | None:
         when = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
     except ValueError:
         return None
-    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    return as_utc(when)

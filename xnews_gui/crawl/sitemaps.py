@@ -9,15 +9,23 @@ the number of entries, and the tree is cleared as it is read (iterparse), so mem
 from __future__ import annotations
 
 import io
+import re
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
 from dateutil import parser as dateparser
 from lxml import etree
 
+from ..core.text.dates import as_utc
+
 MAX_INFLATED_BYTES = 50 * 1024 * 1024  # the sitemaps.org limit for one file, uncompressed
 MAX_ENTRIES = 50_000  # the sitemaps.org limit for one file
+MAX_GZIP_MEMBERS = 1000
+# "&" not starting an entity: sitemaps written by hand or by string joins leave it in query strings, and the
+# parser's recovery would drop "&y" from "?x=1&y=2" (a wrong URL, in silence)
+_BARE_AMPERSAND = re.compile(rb"&(?!(?:[A-Za-z][A-Za-z0-9]{0,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});)")
+_ROOT_END = re.compile(rb"</(?:[A-Za-z][\w.-]*:)?(?:urlset|sitemapindex)\s*>\s*(?:<!--.*?-->\s*)*$", re.S)
 
 
 class SitemapError(ValueError):
@@ -35,21 +43,26 @@ class SitemapEntry:
 class Sitemap:
     kind: str  # "index" (entries are sitemaps) | "urlset" (entries are pages) | "text" | "feed"
     entries: tuple[SitemapEntry, ...]
-    truncated: bool = False  # more entries than MAX_ENTRIES: the rest were dropped
+    truncated: bool = False  # more entries than MAX_ENTRIES (the rest were dropped), or the document ends early
 
 
 def inflate(body: bytes, cap: int = MAX_INFLATED_BYTES) -> bytes:
     """The body as it is, or gunzipped when it is gzip data (``.xml.gz``), never past ``cap`` bytes."""
     if body[:2] != b"\x1f\x8b":
         return body
-    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        out = d.decompress(body, cap + 1)
-    except zlib.error as exc:
-        raise SitemapError(f"corrupt gzip data: {exc}") from None
-    if len(out) > cap or d.unconsumed_tail:
-        raise SitemapError(f"gzipped sitemap inflates past {cap // (1024 * 1024)} MiB (refused)")
-    return out
+    out = b""
+    for _ in range(MAX_GZIP_MEMBERS):  # a file of several gzip members (``cat a.gz b.gz``) is their data joined
+        if body[:2] != b"\x1f\x8b":
+            return out
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            out += d.decompress(body, cap + 1 - len(out))
+        except zlib.error as exc:
+            raise SitemapError(f"corrupt gzip data: {exc}") from None
+        if len(out) > cap or d.unconsumed_tail:
+            raise SitemapError(f"gzipped sitemap inflates past {cap // (1024 * 1024)} MiB (refused)")
+        body = d.unused_data
+    raise SitemapError(f"more than {MAX_GZIP_MEMBERS} gzip members (refused)")
 
 
 def parse_sitemap(body: bytes, max_entries: int = MAX_ENTRIES) -> Sitemap:
@@ -62,7 +75,7 @@ def parse_sitemap(body: bytes, max_entries: int = MAX_ENTRIES) -> Sitemap:
     entries: list[SitemapEntry] = []
     kind = ""
     truncated = False
-    context = etree.iterparse(io.BytesIO(data), events=("start", "end"), resolve_entities=False,
+    context = etree.iterparse(io.BytesIO(_BARE_AMPERSAND.sub(b"&amp;", data)), events=("start", "end"), resolve_entities=False,
                               no_network=True, load_dtd=False, huge_tree=False, recover=True,
                               remove_comments=True, remove_pis=True)
     try:
@@ -95,6 +108,9 @@ def parse_sitemap(body: bytes, max_entries: int = MAX_ENTRIES) -> Sitemap:
         raise SitemapError("not a sitemap (the root element is neither urlset nor sitemapindex)")
     if not kind:
         raise SitemapError("empty document")
+    if kind in ("urlset", "index") and not _ROOT_END.search(data[-1024:]):
+        truncated = True  # cut off in transfer: the parser closed what was open, the last entry may be cut too
+        entries = entries[:-1]
     return Sitemap(kind, tuple(entries), truncated)
 
 
@@ -121,7 +137,7 @@ def _entry(el) -> SitemapEntry | None:
 def _text_sitemap(data: bytes, max_entries: int) -> Sitemap:
     entries = []
     truncated = False
-    for line in data.decode("utf-8", errors="replace").splitlines():
+    for line in data.decode("utf-8-sig", errors="replace").splitlines():
         line = line.strip()
         if not line.startswith(("http://", "https://")):
             continue
@@ -145,6 +161,4 @@ def parse_date(text: str) -> datetime | None:
             when = dateparser.parse(text)
         except (ValueError, OverflowError):
             return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return when.astimezone(timezone.utc)
+    return as_utc(when)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 
 from dateutil import parser as dateparser
 
@@ -52,3 +52,12 @@ def parse_date(text: str) -> str | None:
     except (ValueError, OverflowError, TypeError):
         return None
     return first.isoformat() if first.date() == second.date() else None
+
+
+def as_utc(when: datetime) -> datetime | None:
+    """``when`` in UTC (a naive one is taken as UTC); None for a time UTC cannot hold (year 1 at +05:00,
+    year 9999 at -05:00: a page's or a server's date is data from outside)."""
+    try:
+        return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    except (OverflowError, ValueError):
+        return None
