@@ -63,3 +63,13 @@ def test_a_robots_txt_that_disallows_still_says_disallowed(tmp_path):
         summary, errors = _errors_of(make_profile(site.url + "/"), tmp_path)
     assert any(e.startswith("disallowed by robots.txt") for e in errors), errors
     assert summary["status"] == "failed" and "disallowed by robots.txt" in summary["failed_reason"]
+
+
+def test_a_robots_txt_over_the_size_cap_keeps_the_rules_it_starts_with(tmp_path):
+    """RFC 9309: the rules in the first 500 KiB hold. A longer file counted as allowing everything."""
+    padded = b"User-agent: *\nDisallow: /\n" + b"# padding line\n" * 40_000
+    assert len(padded) > 512 * 1024
+    with Site({"/robots.txt": (200, {"Content-Type": "text/plain"}, padded),
+               "/": list_page(["/a/1.htm"]), "/a/1.htm": article_page("Một bài")}) as site:
+        summary, errors = _errors_of(make_profile(site.url + "/"), tmp_path)
+    assert summary["status"] == "failed" and "disallowed by robots.txt" in summary["failed_reason"]

@@ -80,7 +80,7 @@ class RobotsCache:
             if self.on_error:
                 self.on_error(robots_url, exc)
             return False
-        if len(result.body) > min(_ROBOTS_CAP, limits.max_bytes):
-            return True
-        text = result.body[:_ROBOTS_CAP].decode("utf-8", errors="replace")
-        return Protego.parse(text)
+        body = result.body[:min(_ROBOTS_CAP, limits.max_bytes)]
+        if len(body) < len(result.body):  # RFC 9309: the rules in the first 500 KiB hold, the rest is not read
+            body = body[:body.rfind(b"\n") + 1]
+        return Protego.parse(body.decode("utf-8", errors="replace"))
