@@ -12,7 +12,28 @@ def describe(exc: BaseException) -> str:
         return str(exc)
     if isinstance(exc, OSError) and exc.strerror:
         return describe_os_error(exc)
-    return f"{type(exc).__name__}: {exc}"
+    return describe_database_error(exc) or f"{type(exc).__name__}: {exc}"
+
+
+def describe_database_error(exc: BaseException) -> str | None:
+    """SQLite's failures (as sqlite3 or peewee raise them) as a user reads them; None for any other error."""
+    import sqlite3
+
+    if not isinstance(exc, sqlite3.DatabaseError) and not (
+            type(exc).__module__ == "peewee" and type(exc).__name__.endswith("Error")):
+        return None
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return ("the database is busy: another XNews (the app, a crawl or a command) is writing to it; "
+                "try again when it is done")
+    if "malformed" in text or "not a database" in text:
+        return (f"the database file is damaged ({text}); choose another data folder, or recover it with "
+                "sqlite3's .recover")
+    if "is full" in text:  # "database or disk is full"
+        return "cannot write the database: the disk is full"
+    if "readonly" in text or "read-only" in text:
+        return "cannot write the database: its file or folder is read-only"
+    return f"database error: {text}"
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -336,3 +336,41 @@ def test_export_to_a_missing_folder_or_a_folder_is_refused(cli, tmp_path):
     (tmp_path / "all.epub").write_bytes(b"an earlier export")
     code, _, err = cli("export", "-o", str(tmp_path / "all.epub" / "x.csv"))
     assert code == 2 and f"{tmp_path / 'all.epub'} is a file, not a folder" in err, err
+
+
+@pytest.mark.slow
+def test_a_database_another_process_holds_gives_one_line_not_a_traceback(tmp_path):
+    """The store waits 10 s for a writer that holds the database, then said nothing but a traceback."""
+    import sqlite3
+
+    home = tmp_path / "home"
+    assert subprocess.run([sys.executable, str(REPO / "main.py"), "--data-dir", str(home), "profiles", "list"],
+                          capture_output=True).returncode == 0
+    holder = sqlite3.connect(str(home / "xnews.sqlite3"), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        profile = tmp_path / "p.json"
+        data = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+        data.pop("self_test", None)
+        profile.write_text(json.dumps(dict(data, name="mine")), encoding="utf-8")
+        out = subprocess.run([sys.executable, str(REPO / "main.py"), "--data-dir", str(home), "profiles", "import",
+                              str(profile)], capture_output=True, text=True, timeout=120)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith("error: the database is busy: another XNews")
+
+
+def test_a_database_error_reads_as_words():
+    import sqlite3
+
+    import peewee
+
+    from xnews_gui.errors import describe, describe_database_error
+
+    assert describe(peewee.OperationalError("database is locked")).startswith("the database is busy")
+    assert "damaged" in describe(sqlite3.DatabaseError("database disk image is malformed"))
+    assert describe(peewee.OperationalError("database or disk is full")).endswith("the disk is full")
+    assert describe_database_error(ValueError("locked")) is None

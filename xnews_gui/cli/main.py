@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import __version__
 from ..core.profile.profile import ProfileError
 from ..core.profile.rules import RuleError
-from ..errors import describe_os_error
+from ..errors import describe_database_error, describe_os_error
 from ..paths import DataDirError, data_dir, ensure_writable
 from . import articles, classify, cookies, crawl, demo, extract, models, profiles, proxies, scale, watch
 from .common import CliError
@@ -83,8 +83,9 @@ def _command(args: argparse.Namespace) -> int:
     except Exception as exc:  # the store's errors and anything unforeseen: one clear line, no traceback
         from ..store import StoreError
 
-        if isinstance(exc, StoreError):
-            print(f"error: {exc}", file=sys.stderr)
+        message = str(exc) if isinstance(exc, StoreError) else describe_database_error(exc)
+        if message:
+            print(f"error: {message}", file=sys.stderr)
             return 2
         raise
     finally:
