@@ -308,6 +308,19 @@ def test_crawl_of_a_profile_starting_at_an_article_is_refused(cli, demo_server, 
     assert code == 1 and "crawl refused" in out + err and "is an article, not a list page" in err
 
 
+def test_crawl_of_a_profile_whose_rules_no_longer_fit_fails_with_exit_1(cli, demo_server, tmp_path):
+    profile = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    profile.update(name="changed-site", start_urls=[demo_server.url])
+    profile["fields"]["title"]["selector"] = "h1.headline-of-the-new-template"
+    profile["crawl"]["max_pages"] = 8
+    profile.pop("self_test")
+    path = tmp_path / "changed-site.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    assert cli("profiles", "import", str(path))[0] == 0
+    code, out, err = cli("crawl", "--profile", "changed-site", "--quiet", "--no-images")
+    assert code == 1, out + err
+    assert "error: crawl failed: no article could be extracted" in err
+
 def test_imported_profile_finds_its_sample_beside_its_file(cli, tmp_path):
     folder = tmp_path / "mine"
     (folder / "samples").mkdir(parents=True)

@@ -73,3 +73,21 @@ def test_a_robots_txt_over_the_size_cap_keeps_the_rules_it_starts_with(tmp_path)
                "/": list_page(["/a/1.htm"]), "/a/1.htm": article_page("Một bài")}) as site:
         summary, errors = _errors_of(make_profile(site.url + "/"), tmp_path)
     assert summary["status"] == "failed" and "disallowed by robots.txt" in summary["failed_reason"]
+
+
+def test_a_crawl_whose_every_article_page_fails_extraction_is_failed_with_the_reason(tmp_path):
+    """It finished with 0 new articles and exit 0: the site had changed its template, the run said nothing."""
+    pages = {f"/a/{i}.htm": html(f"<h2>Tin {i}</h2><div class='body'><p>Nội dung {i}.</p></div>") for i in range(4)}
+    with Site({"/": list_page(list(pages)), **pages}) as site:
+        summary = _crawl(make_profile(site.url + "/"), tmp_path)
+    assert summary["status"] == "failed" and summary["articles"] == 0
+    assert summary["failed_reason"].startswith("no article could be extracted: all 4 article pages read failed")
+    assert "title" in summary["failed_reason"]
+
+
+def test_one_article_page_that_fails_among_good_ones_is_no_failed_crawl(tmp_path):
+    pages = {f"/a/{i}.htm": article_page(f"Tin {i}") for i in range(3)}
+    pages["/a/video.htm"] = html("<div class='player'>video</div>")
+    with Site({"/": list_page(list(pages)), **pages}) as site:
+        summary = _crawl(make_profile(site.url + "/"), tmp_path)
+    assert summary["status"] == "finished" and summary["articles"] == 3 and "failed_reason" not in summary

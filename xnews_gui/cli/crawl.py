@@ -112,6 +112,9 @@ def cmd_crawl(args) -> int:
     if summary.get("status") == "refused" and summary.get("refused_reason"):
         print(f"error: crawl refused: {summary['refused_reason']}", file=sys.stderr)
         return 1
+    if summary.get("status") == "failed" and summary.get("pages") and summary.get("failed_reason"):
+        print(f"error: crawl failed: {summary['failed_reason']}", file=sys.stderr)
+        return 1
     if not summary.get("pages") and not summary.get("revisited"):  # (a revisit answered 304 fetched no page)
         first = f" ({summary['failed_reason'].partition(': ')[2]})" if summary.get("failed_reason") else ""
         print(f"error: nothing could be fetched from the start URLs{first}; "

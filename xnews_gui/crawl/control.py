@@ -85,7 +85,12 @@ class RunControl:
 
 def how_it_ended(status: str, stats, dead_starts: list[str], first_error: str) -> tuple[str, str]:
     """(status, reason) of a run: "refused" when it read nothing but start pages that lead nowhere, "failed"
-    when no page answered (the site down, its robots.txt unreadable), never "finished" for either."""
+    when no page answered (the site down, its robots.txt unreadable) or no article page read could be
+    extracted (the profile's rules no longer fit the site), never "finished" for any of them."""
+    read = stats.get("extracted")  # at least 3: one or two odd pages (a video, a gallery) say less
+    if status in ("finished", "limit") and read >= 3 and not stats.get("extracted_ok"):
+        return "failed", (f"no article could be extracted: all {read} article pages read failed, the first with "
+                          f"\"{stats.first_failure}\"; the profile's rules may no longer fit the site")
     if status != "finished":
         return status, ""
     if dead_starts and not stats.get("articles") and stats.get("pages") <= len(dead_starts):

@@ -19,6 +19,7 @@ class CrawlStats:
         self.fields = tuple(fields)
         self.c: Counter = Counter()  # pages, list_pages, article_pages, articles, duplicates, ...
         self.errors_by_kind: Counter = Counter()
+        self.first_failure = ""  # why the first article page that could not be extracted failed
         self.filled: Counter = Counter()
         self.verifier = Verifier()  # per-field verification window (core.profile.verify): "degraded" fields
 
@@ -35,6 +36,8 @@ class CrawlStats:
             self.c["extracted"] += 1
             if article.ok:
                 self.c["extracted_ok"] += 1
+            elif not self.first_failure:
+                self.first_failure = "; ".join(article.errors)
             for name in self.fields:
                 if article.value(name):
                     self.filled[name] += 1
