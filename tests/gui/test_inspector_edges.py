@@ -9,11 +9,11 @@ import json
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 
 from tests.gui.inspector_helpers import LOAD_MS, load, pick, rect_of, shot, sites  # noqa: F401 (sites: fixture)
 from tests.integration.crawl_helpers import Site
-from tests.plain_site import PlainSite
+from tests.plain_site import SECTIONS, PlainSite
 from xnews_gui.core.profile.profile import Profile
 from xnews_gui.core.profile.rules import css_to_xpath
 
@@ -172,3 +172,68 @@ def test_after_save_the_status_line_and_the_table_agree_about_the_image(qtbot, s
         image = inspector.profile().fields["image"]
         assert "learned" in image.note or "kept the picked rule" in status, (image.note, status)
         shot(sites, "edges-4-image-status-and-table-agree")
+
+
+def _edit_cell(qtbot, table, row: int, column: int, text: str) -> None:
+    """Double-click a cell with the mouse, type over it, press Enter."""
+    rect = table.visualRect(table.model().index(row, column))
+    QTest.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+    table.scrollTo(table.model().index(row, column))
+    rect = table.visualRect(table.model().index(row, column))
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+    QTest.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+    qtbot.waitUntil(lambda: table.findChild(QLineEdit) is not None and table.findChild(QLineEdit).isVisible(),
+                    timeout=3000)
+    editor = table.findChild(QLineEdit)
+    editor.selectAll()
+    QTest.keyClicks(editor, text) if text else QTest.keyClick(editor, Qt.Key.Key_Delete)
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+
+
+def test_save_refuses_what_the_screen_shows_but_the_profile_did_not_take(qtbot, sites, store):
+    """A Title selector emptied by hand (refused, shown in red) and start pages typed that are no web address
+    were dropped by Save, which said "Saved profile"; the red line also stayed over the next profile."""
+    panel, inspector = sites.inspector.panel, sites.inspector
+    with PlainSite() as site:
+        store.save_profile(_profile("valley", site.url))
+        store.save_profile(_profile("other", site.url))
+        sites.refresh()
+        load(qtbot, sites, site.url)
+        with qtbot.waitSignal(inspector.pickerReady, timeout=LOAD_MS):
+            open_in_list(sites, "valley")
+        versions = store.latest_version_number("valley")
+        row = panel._keys.index("title")
+        _edit_cell(qtbot, panel.table, row, 1, "")
+        qtbot.waitUntil(lambda: panel.refused_edit() != "", timeout=3000)
+        assert panel.refused_edit().startswith("Title: empty") and panel.table.item(row, 1).text() == ""
+        press(sites.save_button)
+        qtbot.wait(300)
+        assert sites.message.text().startswith("Not saved: Title: empty") and "Rules table" in sites.message.text()
+        assert sites.confirm_box is None and store.latest_version_number("valley") == versions
+        shot(sites, "edges-5-save-refuses-a-refused-edit")
+
+        open_in_list(sites, "other")  # the edit was refused: nothing unsaved, and its red line goes
+        qtbot.waitUntil(lambda: sites.name_edit.text() == "other", timeout=3000)
+        assert panel.refused_edit() == "" and panel.error.isHidden()
+
+        box = inspector.site_bar.start_edit
+        QTest.mouseClick(box, Qt.MouseButton.LeftButton)
+        box.selectAll()
+        QTest.keyClicks(box, "not a url")
+        QTest.keyClick(box, Qt.Key.Key_Return)
+        press(sites.save_button)
+        qtbot.wait(300)
+        assert sites.message.text() == "Not saved: the start pages typed were not taken ('not' is not a web address)."
+        assert store.load_profile("other").start_urls == (site.url,) and store.latest_version_number("other") == 1
+
+        box.selectAll()
+        QTest.keyClicks(box, site.url + " " + site.url.rstrip("/") + f"/{SECTIONS[0]}/")
+        QTest.keyClick(box, Qt.Key.Key_Return)
+        press(sites.save_button)  # its own name: saved, no "Replace it?" (a coverage check may ask about links)
+        qtbot.waitUntil(lambda: sites.confirm_box is not None or "Saved" in sites.message.text(), timeout=60_000)
+        assert sites.confirm_box is None or "exists already" not in sites.confirm_box.text()
+        if sites.confirm_box is not None:
+            with qtbot.waitSignal(sites.profileSaved, timeout=60_000):
+                press(_button(sites.confirm_box, QMessageBox.ButtonRole.AcceptRole))
+        assert sites.message.text() == "Saved profile 'other'."
+        assert len(store.load_profile("other").start_urls) == 2

@@ -266,6 +266,7 @@ class SitesView(ProfileFiles, QWidget):
         self.name_edit.setText(name)
         self.profiles.clearSelection()
         self.inspector.new_profile(name, url)
+        self.guard.mark_clean(None)  # saving it under a stored profile's name replaces that one: asked
         self._message(f"New profile {name!r} starting at this page: pick the article links, then the section links "
                       "or next page, then the fields on an article.")
 
@@ -294,7 +295,7 @@ class SitesView(ProfileFiles, QWidget):
         questions = []
         if coverage.warning():
             questions.append(f"Coverage: {coverage.summary()}.\n\u26a0 {coverage.warning()}.")
-        if profile.name in self.store.profile_names():
+        if profile.name in self.store.profile_names() and profile.name != self.guard.clean_name():
             questions.append(f"A profile named \u201c{profile.name}\u201d exists already. Replace it?")
         if not questions:
             self.save()
@@ -370,6 +371,10 @@ class SitesView(ProfileFiles, QWidget):
         if for_saving and missing:
             self._message(f"Not saved: a profile needs a {' and a '.join(m.capitalize() for m in missing)} rule. "
                           "Open an article page and pick them.", error=True)
+            return None
+        unapplied = self.inspector.unapplied_edits() if for_saving else ""
+        if unapplied:
+            self._message(f"Not saved: {unapplied}.", error=True)
             return None
         if for_saving and not profile.start_urls:
             self._message("Not saved: no start page. Open the site's home page and click \u201cUse this page\u201d.",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtWidgets import QMessageBox
 
 from ..core.profile.profile import Profile
@@ -18,6 +20,11 @@ class UnsavedGuard:
 
     def mark_clean(self, profile: Profile | None) -> None:
         self.clean = profile.to_json() if profile is not None else ""
+
+    def clean_name(self) -> str:
+        """The name of the profile as it was opened or saved ("" for a new one): saving under it is no
+        replacing of another profile."""
+        return json.loads(self.clean).get("name", "") if self.clean else ""
 
     def unsaved(self, profile: Profile | None) -> bool:
         """Edits not saved: a pick, a hand edit, a learned rule (an empty new profile has none)."""

@@ -185,6 +185,7 @@ class Inspector(PickMode, QWidget):
         run_picker(self.view.page(), "highlight(\"\")")  # no match badge of the old rules
         self.draft = Draft.new(name, url or here)
         self.repair_bar.reset()
+        self.say("")  # nothing said of the previous profile stays
         self._changed()
         self._start_preview()  # now: the old profile's preview must not linger
 
@@ -201,6 +202,19 @@ class Inspector(PickMode, QWidget):
         self.draft.set_start_urls(urls)
         self._say(f"The crawl starts at: {', '.join(urls)}" if urls else "No start page: the crawl would fetch nothing.")
         self._changed()
+
+    def unapplied_edits(self) -> str:
+        """What the screen shows that the profile did not take (a refused hand edit, start pages typed that
+        are no web addresses), as the reason Save refuses; "" when the screen shows the profile."""
+        refused = self.panel.refused_edit()
+        if refused:
+            return f"{refused}: correct it in the Rules table, or pick the field again"
+        typed = self.site_bar.start_urls()
+        if self.draft is not None and tuple(typed) != self.draft.profile.start_urls:
+            bad = next((u for u in typed if not u.startswith(("http://", "https://"))), "")
+            return (f"the start pages typed were not taken ({bad!r} is not a web address)" if bad else
+                    "the start pages typed were not taken: press Enter in the box first")
+        return ""
 
     @Slot()
     def use_this_page(self) -> None:

@@ -60,6 +60,8 @@ class RulePanel(QWidget):
 
     # --- content ----------------------------------------------------------------
     def set_rules(self, rows: list[tuple[str, Rule]]) -> None:
+        """Show these rules; a refused hand edit's message goes with the text it was about."""
+        self.show_error("")
         self._filling = True
         self._keys = [k for k, _ in rows]
         self._rules = dict(rows)
@@ -130,6 +132,10 @@ class RulePanel(QWidget):
                 value.setForeground(QBrush(QColor("#5f6368") if not check.preview else self.palette().text().color()))
             value.setToolTip(check.preview)
         self._filling = False
+
+    def refused_edit(self) -> str:
+        """The message of a hand edit the table shows but the profile did not take ("" when none)."""
+        return self.error.text() if not self.error.isHidden() else ""
 
     def show_error(self, text: str) -> None:
         self.error.setText(text)
