@@ -23,6 +23,7 @@ from .profile_history import ProfileHistory
 from .reextract_offer import ReextractOffer
 from .revisit_line import RevisitBox
 from .sites_files import ProfileFiles
+from .save_refusal import why_not_saved
 from .unsaved_guard import UnsavedGuard
 
 
@@ -367,18 +368,9 @@ class SitesView(ProfileFiles, QWidget):
         if profile is None:
             self._message("Nothing to save yet: pick some fields first.", error=True)
             return None
-        missing = [f for f in ("title", "body") if f not in profile.fields]
-        if for_saving and missing:
-            self._message(f"Not saved: a profile needs a {' and a '.join(m.capitalize() for m in missing)} rule. "
-                          "Open an article page and pick them.", error=True)
-            return None
-        unapplied = self.inspector.unapplied_edits() if for_saving else ""
-        if unapplied:
-            self._message(f"Not saved: {unapplied}.", error=True)
-            return None
-        if for_saving and not profile.start_urls:
-            self._message("Not saved: no start page. Open the site's home page and click \u201cUse this page\u201d.",
-                          error=True)
+        refusal = why_not_saved(profile, self.inspector) if for_saving else ""
+        if refusal:
+            self._message(refusal, error=True)
             return None
         try:
             return Profile.from_dict(profile.to_dict())  # the same validation a loaded file gets
