@@ -11,6 +11,7 @@ _XPATH_FUNCTIONS = frozenset(
     "substring-after substring string-length normalize-space translate boolean not true false lang number sum "
     "floor ceiling round".split())
 _NODE_TESTS = frozenset({"node", "text", "comment", "processing-instruction"})
+_OPERATORS = frozenset({"and", "or", "div", "mod"})  # before a parenthesis: "a and (b or c)", no call
 _XPATH_LITERAL = re.compile(r"\"[^\"]*\"|'[^']*'")
 _XPATH_CALL = re.compile(r"(?<![\w.:-])([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)\s*\(")
 _XPATH_VARIABLE = re.compile(r"\$\s*([A-Za-z_][\w.:-]*)")
@@ -23,7 +24,7 @@ def check_xpath_names(selector: str) -> None:
     if variable:
         raise ValueError(f"invalid XPath {selector!r}: variables such as ${variable[1]} are not allowed")
     for name in _XPATH_CALL.findall(code):
-        if name not in _XPATH_FUNCTIONS and name not in _NODE_TESTS:
+        if name not in _XPATH_FUNCTIONS and name not in _NODE_TESTS and name not in _OPERATORS:
             raise ValueError(f"invalid XPath {selector!r}: unknown function {name}() "
                              f"(XPath 1.0's functions only, such as contains() or normalize-space())")
 
