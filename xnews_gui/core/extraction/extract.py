@@ -10,10 +10,10 @@ from dataclasses import asdict, dataclass, field
 import lxml.html
 from lxml import etree
 
-from ..text.dates import parse_date
 from ..profile.profile import FIELDS, Profile
 from ..profile.rules import Rule, RuleError, element_text
 from ..text.text import normalize_space
+from .date_order import PageDates, read_date
 from .completeness import (PageStory, body_problems, completeness_problem, kin_beside, long_story, story_kin,
                            title_problems)
 from .script_story import MIN_STORY, script_story_html
@@ -115,6 +115,8 @@ def extract(html, url: str, profile: Profile, content_type: str | None = None, u
             article.errors.append(f"{name}: required field is empty (rule {_describe(rules[0])} matched nothing)")
         if expect is not None or (rules and name in _COMPLETE):
             article.checks[name] = problems if value else ["empty"]
+        elif name == "date" and value:  # a date that reads both ways, settled by nothing on the page: doubtful
+            article.checks[name] = problems
     if "image" not in profile.fields:
         article.image = _meta(doc, "og:image") or (article.images[0] if article.images else "")
     # against the page's own URL (never a <base href>), and only http(s): javascript:, file:, data: dropped
@@ -155,7 +157,8 @@ def _first_plausible(article, name, rules, doc, story, url, remove, expect, anch
     after this field (the body's last rule may change it otherwise). ``kept``: gets the elements of the
     value set."""
     first = None  # (value, problems, candidate) of the first non-empty one
-    error = ""
+    error = doubt = ""
+    page_dates = None
     text = story.page_text
     for i, rule in enumerate(rules):
         try:
@@ -166,7 +169,9 @@ def _first_plausible(article, name, rules, doc, story, url, remove, expect, anch
             else:
                 values = _values(rule, doc, text, url)
                 if name == "date":  # ISO or nothing, never the page's raw text: an unreadable one lets the next rule try
-                    values = [iso for iso in map(parse_date, values) if iso]
+                    page_dates = page_dates or PageDates(doc, url)
+                    read = [r for r in (read_date(v, page_dates) for v in values) if r[0]]
+                    values, doubt = [iso for iso, _ in read], (read[0][1] if read else "")
                 candidate = values
                 value = values[0] if values else ""
         except RuleError as exc:
@@ -174,7 +179,7 @@ def _first_plausible(article, name, rules, doc, story, url, remove, expect, anch
             continue
         if not value:
             continue
-        problems = expect.problems(value, anchor_value) if expect else []
+        problems = (expect.problems(value, anchor_value) if expect else []) + ([doubt] if doubt else [])
         if (name == "body" and problems and not expect.problems(value, anchor_value, upper_bounds=False)
                 and long_story(value, story)):
             problems = []  # longer than the site's stories seen, and the page's main text says it is the story
