@@ -36,6 +36,13 @@ def describe_database_error(exc: BaseException) -> str | None:
     return f"database error: {text}"
 
 
+def foreseen(exc: BaseException) -> bool:
+    """A failure the program foresaw and words for the user (its own errors, the file system's, the
+    database's), not a bug: the log keeps its message, without a traceback."""
+    return (type(exc).__module__.startswith("xnews_gui.") or isinstance(exc, OSError)
+            or describe_database_error(exc) is not None)
+
+
 def describe_os_error(exc: OSError) -> str:
     """A file system error as a user reads it: what went wrong, with which path."""
     name = exc.filename

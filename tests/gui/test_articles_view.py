@@ -192,9 +192,10 @@ def test_the_export_dialog_opens_in_documents_or_home_not_the_current_folder(qtb
     from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLineEdit
 
     from tests.gui.dialogs import when_shown
-    from xnews_gui.ui.article_export import EXPORT_FOLDER, export_folder
+    from xnews_gui.ui.article_export import EXPORT_FOLDER, EXPORT_FORMAT, export_folder
 
     QSettings().remove(EXPORT_FOLDER)
+    QSettings().remove(EXPORT_FORMAT)
     elsewhere = tmp_path / "started-here"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QFileDialog, QLineEdi
 from tests.gui.dialogs import answer, when_shown
 from tests.gui.test_articles_view import click_menu
 from xnews_gui.export import FORMATS
-from xnews_gui.ui.article_export import EXPORT_FOLDER
+from xnews_gui.ui.article_export import EXPORT_FOLDER, EXPORT_FORMAT
 from xnews_gui.ui.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
@@ -24,6 +24,7 @@ pytestmark = pytest.mark.gui
 
 @pytest.fixture
 def window(qtbot, store, make_articles):
+    QSettings().remove(EXPORT_FORMAT)  # each test starts from the first export's type, EPUB
     make_articles(5)
     win = MainWindow(store)
     qtbot.addWidget(win)
@@ -103,3 +104,20 @@ def test_a_failed_export_says_why_in_words_and_is_not_the_next_folder(qtbot, win
     qtbot.waitUntil(lambda: "text" in seen, timeout=15000)
     assert "does not exist" in seen["text"] and "Error" not in seen["text"], seen["text"]
     assert Path(str(QSettings().value(EXPORT_FOLDER))) == tmp_path
+    assert window.statusBar().currentMessage().startswith("Export failed: cannot write")  # not "Exporting…"
+
+
+def test_the_next_export_offers_the_type_of_the_last_one(qtbot, window, tmp_path):
+    """After a CSV export the dialog offered EPUB again: "news.txt" became news.txt.epub."""
+    export(qtbot, window, tmp_path, "news", file_type=FORMATS["csv"])
+    offered = {}
+
+    def look(dialog) -> None:
+        offered["type"] = dialog.findChild(QComboBox, "fileTypeCombo").currentText()
+        offered["name"] = dialog.findChild(QLineEdit, "fileNameEdit").text()
+        dialog.reject()
+
+    when_shown(QFileDialog, look)
+    click_menu(qtbot, window, "File", "Export articles…")
+    qtbot.waitUntil(lambda: "type" in offered, timeout=10000)
+    assert offered == {"type": FORMATS["csv"], "name": "xnews-export.csv"}

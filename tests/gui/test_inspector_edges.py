@@ -5,6 +5,7 @@ proposed rule's match into view; after Save the status line and the rule table a
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -237,3 +238,43 @@ def test_save_refuses_what_the_screen_shows_but_the_profile_did_not_take(qtbot, 
                 press(_button(sites.confirm_box, QMessageBox.ButtonRole.AcceptRole))
         assert sites.message.text() == "Saved profile 'other'."
         assert len(store.load_profile("other").start_urls) == 2
+
+
+def test_profile_files_open_in_the_users_folders_never_in_the_apps(qtbot, sites, store, tmp_path):
+    """Export JSON… opened in the app's bundled profiles folder: Enter wrote the user's profile into the
+    installation. Now Documents (or home) first, then the folder last used."""
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
+
+    from tests.gui.dialogs import when_shown
+    from xnews_gui.paths import BUNDLED_PROFILES
+
+    seen = []
+
+    def save_in(folder):
+        def act(dialog) -> None:
+            seen.append(Path(dialog.directory().absolutePath()))
+            if folder is None:
+                dialog.reject()
+                return
+            edit = dialog.findChild(QLineEdit, "fileNameEdit")
+            edit.clear()
+            QTest.keyClicks(edit, str(folder / "valley.json"))
+            buttons = dialog.findChild(QDialogButtonBox)
+            QTest.mouseClick(buttons.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+        return act
+
+    with PlainSite() as site:
+        store.save_profile(_profile("valley", site.url))
+        sites.refresh()
+        load(qtbot, sites, site.url)
+        with qtbot.waitSignal(sites.inspector.pickerReady, timeout=LOAD_MS):
+            open_in_list(sites, "valley")
+        when_shown(QFileDialog, save_in(tmp_path))
+        press(sites.export_button)
+        qtbot.waitUntil(lambda: (tmp_path / "valley.json").is_file(), timeout=10_000)
+        when_shown(QFileDialog, save_in(None))
+        press(sites.import_button)
+        qtbot.waitUntil(lambda: len(seen) == 2, timeout=10_000)
+    assert seen[0] != BUNDLED_PROFILES.resolve() and seen[0] in (Path.home(), *Path.home().glob("Documents"))
+    assert seen[1] == tmp_path  # the folder the export went to
+    assert json.loads((tmp_path / "valley.json").read_text(encoding="utf-8"))["name"] == "valley"

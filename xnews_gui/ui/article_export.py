@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from . import workers
+from .folders import remember_folder, start_folder
 
 EXPORT_FOLDER = "export/folder"  # QSettings: where the last export went
+EXPORT_FORMAT = "export/format"  # ... and its format
 
 
 class ArticleExport:
@@ -56,13 +58,15 @@ class ArticleExport:
         from ..export import FORMATS
 
         filters = ";;".join(FORMATS.values())
-        start = str(export_folder() / "xnews-export.epub")
+        last = str(QSettings().value(EXPORT_FORMAT, "epub"))
+        last = last if last in FORMATS else "epub"  # the type of the last export is offered again
+        start = str(export_folder() / f"xnews-export.{'xml' if last in ('rss', 'atom') else last}")
         path, chosen = QFileDialog.getSaveFileName(self.view,
                                                    f"Export {len(ids):,} article{'s' if len(ids) != 1 else ''}",
-                                                   start, filters, FORMATS["epub"])
+                                                   start, filters, FORMATS[last])
         if not path:
             return
-        picked = next((k for k, v in FORMATS.items() if v == chosen), "epub")
+        picked = next((k for k, v in FORMATS.items() if v == chosen), last)
         fmt, target = target_file(Path(path), picked)
         if target != Path(path) and target.exists() and QMessageBox.question(
                 self.view, "Export articles", f"{target.name} already exists in {target.parent}.\nReplace it?",
@@ -81,12 +85,16 @@ class ArticleExport:
             return export_articles(view.store.articles_for_export(ids), fmt, path, view.store)
 
         def done(written: Path) -> None:
-            QSettings().setValue(EXPORT_FOLDER, str(written.parent))  # only a folder that took the export
+            remember_folder(EXPORT_FOLDER, written.parent)  # only a folder that took the export
+            QSettings().setValue(EXPORT_FORMAT, fmt)
             view.statusMessage.emit(f"Exported {len(ids):,} articles as {NAMES[fmt]} to {written}")
 
+        def failed(message: str) -> None:
+            view.statusMessage.emit(f"Export failed: {message}")  # not "Exporting…" under the warning
+            QMessageBox.warning(view, "Export failed", message)
+
         view.statusMessage.emit(f"Exporting {len(ids):,} articles…")
-        return workers.run_in_background(
-            job, on_result=done, on_error=lambda msg: QMessageBox.warning(view, "Export failed", msg))
+        return workers.run_in_background(job, on_result=done, on_error=failed)
 
 
 def target_file(path: Path, picked: str) -> tuple[str, Path]:
@@ -101,10 +109,5 @@ def target_file(path: Path, picked: str) -> tuple[str, Path]:
 
 
 def export_folder() -> Path:
-    """Where the export dialog opens: the last export's folder, else Documents, else home (never
-    the folder the app happened to be started from)."""
-    last = QSettings().value(EXPORT_FOLDER, "")
-    if last and Path(str(last)).is_dir():
-        return Path(str(last))
-    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+    """Where the export dialog opens: the last export's folder, else Documents, else home."""
+    return start_folder(EXPORT_FOLDER)

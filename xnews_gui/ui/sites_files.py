@@ -7,9 +7,11 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ..paths import BUNDLED_PROFILES
 from ..services.profiles import read_profile_file
 from . import store_ops
+from .folders import remember_folder, start_folder
+
+PROFILE_FOLDER = "profiles/folder"  # QSettings: where profile files were last exported or imported from
 
 
 class ProfileFiles:
@@ -31,14 +33,16 @@ class ProfileFiles:
         profile = self._valid_profile()
         if profile is None:
             return
-        default = str(BUNDLED_PROFILES / f"{profile.name}.json")
+        default = str(start_folder(PROFILE_FOLDER) / f"{profile.name}.json")
         path, _ = QFileDialog.getSaveFileName(self, "Export profile", default, "Profile JSON (*.json)")
-        if path:
-            self.export_profile(Path(path))
+        if path and self.export_profile(Path(path)):
+            remember_folder(PROFILE_FOLDER, Path(path).parent)
 
     def import_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import profile", str(BUNDLED_PROFILES), "Profile JSON (*.json)")
+        path, _ = QFileDialog.getOpenFileName(self, "Import profile", str(start_folder(PROFILE_FOLDER)),
+                                              "Profile JSON (*.json)")
         if path:
+            remember_folder(PROFILE_FOLDER, Path(path).parent)
             self.import_profile(Path(path))
 
     def import_profile(self, path: Path) -> bool:

@@ -13,7 +13,7 @@ import threading
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from ..errors import describe
+from ..errors import describe, foreseen
 
 log = logging.getLogger(__name__)
 _active: set["Worker"] = set()
@@ -51,7 +51,11 @@ class Worker(QRunnable):
             kwargs = dict(self.kwargs, worker=self) if self._wants_worker else self.kwargs
             result = self.fn(*self.args, **kwargs)
         except Exception as exc:  # report, never crash the pool thread
-            log.exception("background job %s failed", getattr(self.fn, "__qualname__", self.fn))
+            name = getattr(self.fn, "__qualname__", self.fn)
+            if foreseen(exc):  # a refusal that says what to do (a file not writable, a busy database): no bug
+                log.warning("background job %s: %s", name, describe(exc))
+            else:
+                log.exception("background job %s failed", name)
             self._emit(self.signals.error, describe(exc))
         else:
             if not self.aborted:
