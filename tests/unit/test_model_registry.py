@@ -98,3 +98,17 @@ def test_a_damaged_version_is_listed_without_a_card_and_can_be_removed(tmp_path,
     assert listed["1"].card == {} and listed[SHIPPED].accuracy > 0.9
     registry.remove("1")
     assert registry.ids() == []
+
+
+def test_a_card_of_the_wrong_shape_loses_those_keys_not_the_listing(data_dir, tiny_model, cli):
+    """`models list` died with AttributeError on a card whose "metrics" was a string (a card is data
+    from outside: a hand-edited file, another tool's)."""
+    registry = Registry(data_dir)
+    version = registry.add(tiny_model)
+    card = version.path.parent / "topic.card.json"
+    card.write_text(json.dumps({"metrics": "x", "training_set": [1], "labels": "abc", "features": True,
+                                "created": "2026-12-01T10:00:00+00:00"}), encoding="utf-8")
+    listed = {v.id: v for v in registry.versions()}
+    assert listed["1"].card == {"created": "2026-12-01T10:00:00+00:00"} and listed["1"].accuracy is None
+    code, out, err = cli("models", "list")
+    assert code == 0 and "Traceback" not in err and "\n  1        2026-12-01 10:00" in out

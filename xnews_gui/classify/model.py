@@ -67,6 +67,20 @@ class Prediction(tuple):
         return f"Prediction({self[0]!r}, {self[1]:.4f}, {self.reason!r})"
 
 
+# a model card's keys as the app reads them; a file's card is data from outside: a key of another type is dropped
+_CARD_TYPES = {"metrics": dict, "training_set": dict, "comparison": dict, "confidence_floor": dict, "config": dict,
+               "versions": dict, "store_changes": dict, "labels": list, "model": str, "command": str,
+               "created": str, "features": int, "train_seconds": (int, float)}
+
+
+def well_formed_card(card) -> dict:
+    """``card`` without the keys whose values are not of the type the app reads them as ({} for a non-dict)."""
+    if not isinstance(card, dict):
+        return {}
+    return {k: v for k, v in card.items()
+            if not (k in _CARD_TYPES and (not isinstance(v, _CARD_TYPES[k]) or isinstance(v, bool)))}
+
+
 class TopicClassifier:
     """MaxEnt over TF-IDF of normalised syllable (or word) uni/bigrams, from arrays."""
 
@@ -83,7 +97,7 @@ class TopicClassifier:
         self.intercept = np.asarray(intercept, dtype=np.float32)
         self.features = {"bigrams": True, "segment": False, "sublinear_tf": True, "norm": "l2", **features}
         self.floor = floor
-        self.card = dict(card or {})
+        self.card = well_formed_card(card or {})
         self.card.setdefault("labels", self.labels)
         self.train_keys = train_keys if train_keys is not None else np.zeros(0, dtype=np.uint64)
         _check_shapes(self)

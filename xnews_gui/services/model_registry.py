@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import BUNDLED_MODEL, models_dir
-from ..classify.model import TopicClassifier, card_path
+from ..classify.model import TopicClassifier, card_path, well_formed_card
 
 SHIPPED = "shipped"
 MODEL_FILE = "topic.npz"
@@ -68,7 +68,7 @@ def read_card(model_path: Path) -> dict:
         try:
             card = json.loads(side.read_text(encoding="utf-8"))
             if isinstance(card, dict):
-                return card
+                return well_formed_card(card)
         except (OSError, ValueError):
             pass
     return TopicClassifier.load(model_path).card
