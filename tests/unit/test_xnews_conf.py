@@ -166,7 +166,9 @@ def _cli(tmp_path, *args) -> subprocess.CompletedProcess:
 def test_cli_imports_and_exports(tmp_path):
     done = _cli(tmp_path, "import-conf", str(CONF))
     assert done.returncode == 0, done.stderr
-    assert "vnexpress.net" in done.stdout and "dantri.com.vn" in done.stdout
+    assert "vnexpress.net" in done.stdout and "dantri.com.vn" in done.stdout and "replaces" not in done.stdout
+    again = _cli(tmp_path, "import-conf", str(CONF))  # the same names again: it says what it replaced
+    assert again.returncode == 0 and again.stdout.count("; it replaces the stored one, kept in `profiles history") == 3
     out = tmp_path / "out.conf"
     done = _cli(tmp_path, "export-conf", "vnexpress.net", "dantri.com.vn", "vnexpress.net-2", "-o", str(out))
     assert done.returncode == 0, done.stderr

@@ -199,9 +199,11 @@ def cmd_import_conf(args) -> int:
         profiles = parse_conf(text)
     except ConfError as exc:
         raise CliError(f"{path}: {exc}") from None
+    stored = set(args.store.profile_names())
     for p in profiles:
         args.store.save_profile(p, reason=f"imported from xnews.conf {path.name}")
-        print(f"imported {p.name!r} from {p.start_urls[0]}")
+        kept = f"; it replaces the stored one, kept in `profiles history {p.name}`" if p.name in stored else ""
+        print(f"imported {p.name!r} from {p.start_urls[0]}{kept}")
     return 0
 
 
