@@ -200,3 +200,19 @@ def test_a_plain_sitemap_over_5_mb_is_read_and_one_over_50_mb_is_refused(tmp_pat
         list(finder.sitemap_entries([u + "/huge.xml"]))
         assert errors[-1][0] == u + "/huge.xml" and "too_large" in errors[-1][1]
 
+
+
+@pytest.mark.parametrize("as_bytes", [True, False])  # the crawler's bytes path, and text (an upload, a file)
+def test_a_page_nested_300_deep_is_read_whole(as_bytes):
+    """An old CMS page's 300 unclosed <font> tags: a browser shows its story, libxml2 stopped at 256 levels
+    and extract() said "title: required field is empty"."""
+    from xnews_gui.core.extraction.extract import extract
+    from xnews_gui.core.profile.profile import Profile
+
+    html = ("<html><body>" + "<font size=2>" * 300 + "<h1 class='t'>Deep story</h1><div class='b'>"
+            + "<p>A paragraph of the story that a browser shows in full.</p>" * 5 + "</div></body></html>")
+    profile = Profile.from_dict({"schema": 1, "name": "deep", "start_urls": ["http://a.test/"], "fields": {
+        "title": {"kind": "css", "selector": "h1.t", "take": "text", "required": True},
+        "body": {"kind": "css", "selector": "div.b", "take": "html", "required": True}}})
+    article = extract(html.encode() if as_bytes else html, "http://a.test/1", profile)
+    assert article.ok and article.title == "Deep story" and article.body_text.count("A paragraph") == 5

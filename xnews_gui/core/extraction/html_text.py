@@ -18,7 +18,7 @@ def _utf8_html_parser():
     """lxml.html's parser for UTF-8 bytes, with the element classes chosen in C: lxml.html's own
     lookup is a Python call for every element that Python touches (its form-field classes add
     only form helpers that extraction never uses)."""
-    parser = etree.HTMLParser(encoding="utf-8")
+    parser = etree.HTMLParser(encoding="utf-8", huge_tree=True)  # huge: 2048 levels, not 256 (see rules.py)
     parser.set_element_class_lookup(etree.ElementDefaultClassLookup(
         element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
         pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))

@@ -7,6 +7,7 @@ form, so a profile's rules are validated once and applied many times.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable
@@ -154,14 +155,20 @@ def parse_html(html, url: str | None = None):
         html = "<html><body></body></html>"
     # lxml refuses str input that declares an encoding
     html = XML_DECLARATION.sub("", html, count=1)
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = lxml.html.HTMLParser(huge_tree=True)
     try:
-        doc = lxml.html.document_fromstring(html, base_url=url)
+        doc = lxml.html.document_fromstring(html, parser=parser, base_url=url)
     except (etree.ParserError, ValueError):
         doc = lxml.html.document_fromstring("<html><body></body></html>", base_url=url)
     return doc
 
 
 XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+# one parser per thread; huge: libxml2 stops at 256 levels otherwise, and an old page's unclosed <font>s
+# reach that: its story, which a browser shows, was cut from the parse (2048 levels, the page size capped)
+_PARSERS = threading.local()
 
 
 @lru_cache(maxsize=2048)
