@@ -21,7 +21,7 @@ from .css_walk import TagWalk
 from .images import image_source
 from .jsonld import check_key, jsonld_values
 from .patterns import PatternError, check_pattern, compile_pattern
-from .xpath_names import check_xpath_names
+from .xpath_names import check_xpath_cost, check_xpath_names
 
 KINDS = ("css", "xpath", "regex", "markers", "jsonld")
 
@@ -219,6 +219,7 @@ def _compiled(rule: Rule):
     if rule.kind == "xpath":
         try:
             check_xpath_names(rule.selector)
+            check_xpath_cost(rule.selector)
         except ValueError as exc:
             raise RuleError(str(exc)) from None
     try:
