@@ -256,3 +256,28 @@ def test_revisit_all_is_done_in_a_resumed_pass_too(store):
         assert summary["resumed"] is True and summary["articles"] == 4
         assert summary["revisited"] == 2 and {"/a-1.htm", "/a-2.htm"} <= set(site.paths())
         assert any(e.data.get("message", "").startswith("revisiting 2") for e in events if e.kind == "log")
+
+
+def test_an_article_marked_gone_that_comes_back_is_found_by_revisit_all(store):
+    """Two 404s seconds apart marked an article gone for good: revisit-all left it out from then on, and a
+    page that answered again stayed "removed at the source"."""
+    answers = {"next": []}
+
+    def story(handler):
+        status = answers["next"].pop(0) if answers["next"] else 200
+        answer(handler, article_page("Tin ba", "Bài quay lại.") if status == 200 else (status, {}, "<html>lỗi</html>"))
+
+    with Site({"/": list_page(["/c-3.htm"]), "/c-3.htm": story}) as site:
+        profile = make_profile(site.url + "/")
+        url = site.url + "/c-3.htm"
+        crawl(store, profile)
+        answers["next"] = [404, 404]
+        summary, _ = crawl(store, profile, revisit=True, gone_confirm_s=0.2)
+        assert summary["gone"] == 1 and store.stored_copies([url])[url]["gone"] is True
+        answers["next"] = [404]  # still gone: asked once, not twice, and it stays gone
+        site.log.clear()
+        summary, _ = crawl(store, profile, revisit=True, gone_confirm_s=0.2)
+        assert site.paths().count("/c-3.htm") == 1 and summary["still_gone"] == 1
+        assert store.stored_copies([url])[url]["gone"] is True
+        summary, _ = crawl(store, profile, revisit=True, gone_confirm_s=0.2)  # it answers again
+        assert store.stored_copies([url])[url]["gone"] is False and summary["revisited"] == 1

@@ -165,7 +165,8 @@ def _print_summary(s: dict) -> None:
     if s.get("revisited") or s.get("revisits_newer") or s.get("revisits_due"):
         print(f"  revisits: {s.get('revisited', 0)} stored articles asked again ({s.get('revisits_newer', 0)} newer "
               f"in a sitemap or feed, {s.get('revisits_due', 0)} due): {s.get('not_modified', 0)} not modified "
-              f"(304), {s.get('unchanged', 0)} unchanged, {s.get('updated', 0)} updated, {s.get('gone', 0)} gone")
+              f"(304), {s.get('unchanged', 0)} unchanged, {s.get('updated', 0)} updated, {s.get('gone', 0)} gone"
+              + (f", {s['still_gone']} still gone" if s.get("still_gone") else ""))
     if s.get("next_revisit_at"):
         print(f"  next revisit due {time.strftime('%Y-%m-%d %H:%M', time.localtime(s['next_revisit_at']))}")
     fill = ", ".join(f"{f} {r:.0%}" for f, r in s["fill_rate"].items() if r is not None)

@@ -61,6 +61,8 @@ class Revisits:
         if copy and copy.get("last_modified"):
             headers["If-Modified-Since"] = copy["last_modified"]
         extra = {"lastmod": lastmod.isoformat()} if lastmod is not None else {}
+        if copy and copy.get("gone"):
+            extra["was_gone"] = True  # one 404/410 is enough: it stays gone
         return Request(url, "article", depth, referrer, "", 1.0, flags=frozenset({"revisit"}), headers=headers,
                        extra=extra)
 
@@ -95,8 +97,8 @@ class Revisits:
                     urls.append(canonical(url))
                 except UrlError:
                     self.emit("error", {"url": url, "kind": "bad_url", "message": "not a URL to fetch again"})
-        elif self.options.revisit:
-            urls = self.sink.stored_article_urls()
+        elif self.options.revisit:  # every one, those the source removed too: a page that came back is news
+            urls = self.sink.stored_article_urls(include_gone=True)
         else:
             room = max(0, self.budget - self._spent)
             urls = self.state.due_articles(room, time.time() - self.watch_s) if room else []
@@ -112,7 +114,11 @@ class Revisits:
         self.stats.add(revisited=1, not_modified=1)
 
     def missing(self, req: Request, status: int) -> str:
-        """A 404/410 of a revisit: "gone" (the second in a row, marked) or "again" (ask later)."""
+        """A 404/410 of a revisit: "gone" (the second in a row, marked; or one for an article gone already)
+        or "again" (ask later)."""
+        if req.extra.get("was_gone"):
+            self.stats.add(revisited=1, still_gone=1)
+            return "gone"
         misses, before = self.state.article_missed(req.url)
         if misses >= 2 and before is not None and time.time() - before >= 0.9 * self.options.gone_confirm_s:
             self.state.article_gone(req.url)

@@ -41,7 +41,7 @@ class Sink(Protocol):
 
     # optional, for revisits (crawl/revisits.py; a sink without them gets none):
     # stored_copies(urls) -> {url: {"etag", "last_modified", "modified_at", "fetched_at", "gone"}} of stored
-    # articles; stored_article_urls() -> every stored article URL of the crawl's profile (not gone ones)
+    # articles; stored_article_urls(include_gone=False) -> every stored article URL of the crawl's profile
 
     def release(self) -> None:
         """The writing thread is done with the sink (the end of a crawl pass)."""
@@ -117,8 +117,8 @@ class MemorySink:
                             "modified_at": source.get("modified_at", ""), "fetched_at": "", "gone": url in self.gone}
         return out
 
-    def stored_article_urls(self) -> list[str]:
-        return [a["article"].url for a in self.articles if a["article"].url not in self.gone]
+    def stored_article_urls(self, include_gone: bool = False) -> list[str]:
+        return [a["article"].url for a in self.articles if include_gone or a["article"].url not in self.gone]
 
     def release(self) -> None:
         pass

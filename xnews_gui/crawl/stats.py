@@ -87,6 +87,7 @@ class CrawlStats:
             # stored articles asked again (crawl/revisits.py): answered, 304, changed, same, gone; why asked
             "revisited": c.get("revisited", 0), "not_modified": c.get("not_modified", 0),
             "updated": c.get("updated", 0), "unchanged": c.get("unchanged", 0), "gone": c.get("gone", 0),
+            "still_gone": c.get("still_gone", 0),  # marked gone before, and still 404/410
             "revisits_newer": c.get("revisits_newer", 0), "revisits_due": c.get("revisits_due", 0),
             "elapsed_s": round(elapsed, 3),
             "pages_per_s": round(pages / elapsed, 2),

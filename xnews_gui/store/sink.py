@@ -146,8 +146,8 @@ class StoreSink:
     def stored_copies(self, urls) -> dict:
         return self.store.stored_copies(urls)
 
-    def stored_article_urls(self) -> list[str]:
-        return self.store.stored_article_urls(self.profile)
+    def stored_article_urls(self, include_gone: bool = False) -> list[str]:
+        return self.store.stored_article_urls(self.profile, include_gone)
 
     def _signatures(self, articles: list, body_pieces: list | None = None) -> list | None:
         """Each article's near-duplicate signature (None for a skipped topic), taken before the

@@ -158,7 +158,8 @@ class SessionCard(QFrame):
         if summary.get("revisited"):
             same = summary.get("not_modified", 0) + summary.get("unchanged", 0)
             parts.append(f"Revisited {summary['revisited']:,} stored articles: {summary.get('updated', 0):,} updated, "
-                         f"{summary.get('gone', 0):,} removed at the source, {same:,} unchanged.")
+                         f"{summary.get('gone', 0) + summary.get('still_gone', 0):,} removed at the source, "
+                         f"{same:,} unchanged.")
         if summary.get("next_revisit_at"):
             parts.append(f"Next revisit due {datetime.fromtimestamp(summary['next_revisit_at']):%Y-%m-%d %H:%M}.")
         for ended in ("failed", "refused"):  # nothing fetched, or nothing to follow: say why, first
