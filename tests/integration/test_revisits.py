@@ -281,3 +281,31 @@ def test_an_article_marked_gone_that_comes_back_is_found_by_revisit_all(store):
         assert store.stored_copies([url])[url]["gone"] is True
         summary, _ = crawl(store, profile, revisit=True, gone_confirm_s=0.2)  # it answers again
         assert store.stored_copies([url])[url]["gone"] is False and summary["revisited"] == 1
+
+
+def test_a_revisit_answered_by_a_redirect_revises_the_stored_article_not_a_new_one(store):
+    """A stored story that later answers 301 -> /d-40.htm was stored a second time, the first left as it was."""
+    moved = {"yes": False}
+
+    def story(handler):
+        if moved["yes"]:
+            handler.send_response(301)
+            handler.send_header("Location", "/d-40.htm")
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+            return
+        answer(handler, article_page("Tin bốn", "Bản đầu."))
+
+    routes = {"/": list_page(["/d-4.htm"]), "/d-4.htm": story,
+              "/d-40.htm": article_page("Tin bốn", "Bản mới ở địa chỉ mới, dài hơn bản đầu.")}
+    with Site(routes) as site:
+        profile = make_profile(site.url + "/")
+        crawl(store, profile)
+        moved["yes"] = True
+        summary, _ = crawl(store, profile, revisit=True)
+        Article = store.models.Article
+        rows = list(Article.select(Article.url, Article.body_text))
+        assert [r.url for r in rows] == [site.url + "/d-4.htm"]  # revised in place, no second copy
+        assert "địa chỉ mới" in rows[0].body_text and summary["updated"] == 1
+        history = store.db.execute_sql("SELECT reason FROM article_version").fetchall()
+        assert history == [(f"changed at the source (moved to {site.url}/d-40.htm)",)]

@@ -4,20 +4,19 @@
                       classifier=model, on_event=print)
     summary = crawler.run()          # blocking; pause()/resume()/stop() from any thread
 
-The stages, as in Scrapy, each with one job and a small interface: the scheduler (``frontier``:
-``push`` answers whether it took the request, ``pop`` gives the next one, ``defer`` holds a retry
-until its not-before time; the ``Queuer`` is its claim and feeds it start pages, sitemaps, feeds and
-each list page's links) -> the downloader (``downloader``: politeness, robots, scope on every hop;
-a page or FetchError "retry" when the site asks to wait, so no thread waits holding the host) ->
-parsing (``parse``: a page into links or an article; ``workers``: ``concurrency`` fetch threads and
-one parse thread) -> the item pipeline (images, by the fetch threads, then ``pipeline``: the one
-batching stage, which classifies a batch at once and writes it through the sink's one method,
-``write_batch``). What they share to run, pause and stop is one ``RunControl`` (``control``), not
-each other's attributes; requests are ``request.Request`` throughout, a stored article's revisit too
-(``revisits``: the "revisit" flag, the copy's validators; a 304 ends here, a 404/410 is asked again).
-``classifier`` may be a model or a loader (a callable without ``predict``): a loader runs in the
-background while the first pages are fetched. ``on_event`` is called from crawler threads, never under a lock; "stats" events come
-about every ``stats_interval`` seconds.
+The stages, as in Scrapy, each with one job and a small interface: the scheduler (``frontier``: ``push``
+answers whether it took the request, ``pop`` gives the next one, ``defer`` holds a retry until its not-before
+time; the ``Queuer`` is its claim and feeds it start pages, sitemaps, feeds and each list page's links) -> the
+downloader (``downloader``: politeness, robots, scope on every hop; a page or FetchError "retry" when the site
+asks to wait, so no thread waits holding the host) -> parsing (``parse``: a page into links or an article;
+``workers``: ``concurrency`` fetch threads and one parse thread) -> the item pipeline (images, by the fetch
+threads, then ``pipeline``: the one batching stage, which classifies a batch at once and writes it through the
+sink's one method, ``write_batch``). What they share to run, pause and stop is one ``RunControl``
+(``control``), not each other's attributes; requests are ``request.Request`` throughout, a stored article's
+revisit too (``revisits``: the "revisit" flag, the copy's validators; a 304 ends here, a 404/410 is asked
+again). ``classifier`` may be a model or a loader (a callable without ``predict``): a loader runs in the background
+while the first pages load. ``on_event`` is called from crawler threads, never under a lock; "stats" events
+come about every ``stats_interval`` seconds.
 """
 
 from __future__ import annotations
@@ -263,7 +262,8 @@ class Crawler:
             item = PageItem(req, result.url, result.status, result.content_type, page.encoding, raw_path)
             revisit = "revisit" in req.flags
             item.source = {"etag": result.etag, "last_modified": result.last_modified, "revisit": revisit,
-                           "modified_at": source_date(result.last_modified, req.extra.get("lastmod", ""))}
+                           "modified_at": source_date(result.last_modified, req.extra.get("lastmod", "")),
+                           "stored_url": req.url if revisit else ""}  # a redirect revises the copy asked for
             if not article.ok and revisit:  # the stored copy (and its raw page) stays as it was
                 item.raw_path = ""
             if not article.ok and self.logins.check(page.text, result.url):  # no evidence against the rules

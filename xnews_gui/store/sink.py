@@ -127,9 +127,11 @@ class StoreSink:
                 revised = None
                 if source and source.get("revisit"):
                     article, category, confidence, section_label = row
+                    stored_url = source.get("stored_url") or article.url  # answered from another URL: moved
+                    moved = f" (moved to {article.url})" if stored_url != article.url else ""
                     revised = self.store.revise_article(
-                        article.url, article_fields(article), content_hash=article.content_hash,
-                        reason="changed at the source", category=category, confidence=confidence,
+                        stored_url, article_fields(article), content_hash=article.content_hash,
+                        reason=f"changed at the source{moved}", category=category, confidence=confidence,
                         section_label=section_label, source=_source_row(source))
                 if revised is not None:
                     out[i] = (revised[0], UPDATED if revised[1] else UNCHANGED)
