@@ -76,8 +76,11 @@ class SiteLearning(QObject):
         self._finish()
 
     def _ask(self, draft, job, profile, notes, changed) -> None:
-        lines = [f"\u2022 {label_for(c.field)} on {c.url.rsplit('/', 1)[-1] or c.url}:\n    before: "
-                 f"{short(c.before, 90)}\n    after:  {short(c.after, 90) or '(empty)'}" for c in changed[:6]]
+        lines = []
+        for c in changed[:6]:
+            before, after = where_they_differ(c.before, c.after)
+            lines.append(f"\u2022 {label_for(c.field)} on {c.url.rsplit('/', 1)[-1] or c.url}:\n    before: {before}"
+                         f"\n    after:  {after}")
         more = f"\n\u2026 and {len(changed) - 6} more" if len(changed) > 6 else ""
         box = QMessageBox(QMessageBox.Icon.Question, "Save profile",
                           f"The rules learned from the site give other values on {len(changed)} page"
@@ -117,3 +120,21 @@ class SiteLearning(QObject):
         then, self._job, self._then = self._then, None, None
         if then is not None and self.inspector.draft is not None:
             then()
+
+
+def where_they_differ(before: str, after: str, width: int = 90) -> tuple[str, str]:
+    """The two values as the question shows them: their word counts, and each from a few words before the
+    first word where they part (two bodies that start alike read the same over their first 90 characters)."""
+    a, b = before.split(), after.split()
+    if not b:
+        return f"({len(a)} word{'' if len(a) == 1 else 's'}) {short(before, width)}", "(empty)"
+    same = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, same - 3)
+    lead = "\u2026 " if start else ""
+
+    def shown(words: list[str]) -> str:
+        rest = " ".join(words[start:])
+        count = f"({len(words)} word{'' if len(words) == 1 else 's'}) "
+        return count + (short(lead + rest, width) if rest else f"ends after word {len(words)}")
+
+    return shown(a), shown(b)
