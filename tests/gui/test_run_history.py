@@ -47,3 +47,17 @@ def test_history_tab_shows_an_interrupted_run(qtbot, store):
     if os.environ.get("XNEWS_SHOTS"):
         view.grab().save(os.path.join(os.environ["XNEWS_SHOTS"], "run-history.png"))
     view.shutdown()
+
+
+def test_after_a_restart_the_crawls_place_says_what_the_last_crawl_did(qtbot, store):
+    """It said "No crawl yet" while History, one tab below, listed a finished crawl."""
+    done = store.start_run("ruhrnews")
+    store.finish_run(done, "finished", {"pages": 9, "articles": 7, "errors": 0})
+    view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0))
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    qtbot.waitUntil(lambda: "The last one" in view.empty_label.text(), timeout=5000)
+    assert view.empty_label.isVisible() and "No crawl yet" not in view.empty_label.text()
+    assert view.empty_label.text().startswith("No crawl running. The last one: ruhrnews, finished, started 20")
+    view.shutdown()

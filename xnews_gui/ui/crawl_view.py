@@ -27,7 +27,7 @@ from .demo_launcher import DEMO_PROFILE, DemoSite, demo_hint
 from .error_model import ErrorTableModel, error_table
 from .rate_chart import RateChart
 from .revisit_line import RevisitBox
-from .run_history import RunHistory
+from .run_history import STATUS_TEXT, RunHistory
 from .session_card import SessionCard, counted
 from .settings import Preferences
 from .site_checklist import SiteChecklist
@@ -145,6 +145,7 @@ class CrawlView(QWidget):
         self.bottom.addTab(self.error_view, "Errors")
         self.bottom.addTab(self.log, "Log")
         self.history = RunHistory(self.store)  # past runs, 'interrupted' when their process was killed
+        self.history.loaded.connect(self._say_last_run)
         self.bottom.addTab(self.history, "History")
 
         split = QSplitter(Qt.Orientation.Vertical)
@@ -367,6 +368,15 @@ class CrawlView(QWidget):
             card.set_state(state)
             card.set_next_run(self.scheduler.next_runs.get(name), self.scheduler.text(name))
             card.set_note(note)
+
+    def _say_last_run(self, rows: list) -> None:
+        """With no crawl shown, the place of the cards says what the last one did (History has them all)."""
+        if rows:
+            started, profile, status = rows[0][:3]
+            self.empty_label.setText(f"No crawl running. The last one: {profile}, "
+                                     f"{STATUS_TEXT.get(status, status).lower()}, started {started} (History, "
+                                     "below, has them all). Tick a site on the left and press Start.")
+            self.empty_label.setWordWrap(True)
 
     # --- misc --------------------------------------------------------------------------------
     def _sync_buttons(self) -> None:

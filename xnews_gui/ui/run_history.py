@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
@@ -68,6 +68,8 @@ def read_runs(store: Store, limit: int = 50) -> list[tuple]:
 
 
 class RunHistory(QTableWidget):
+    loaded = Signal(list)  # the rows shown (read_runs), newest first
+
     def __init__(self, store: Store, parent=None, limit: int = 50):
         super().__init__(0, len(COLUMNS), parent)
         self.store = store
@@ -114,6 +116,7 @@ class RunHistory(QTableWidget):
                                     "(a changed page layout?): see the profile in the Sites tab")
                 self.setItem(i, col, item)
         self._done()
+        self.loaded.emit(rows)
 
     def _done(self) -> None:
         self._loading = False
