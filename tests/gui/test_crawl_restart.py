@@ -132,6 +132,8 @@ def test_quitting_during_a_crawl_asks_and_the_restart_offers_to_resume_it(qtbot,
         assert "Interrupted" in card.state.text() and card.resume_btn.isVisible()
         assert "stopped when XNews was closed" in card.detail.text() and "No crawl yet" not in card.detail.text()
         assert again.crawl.empty_label.isHidden()
+        pages = card.values["pages"].text()  # the card's counters say what its note says, not "–"
+        assert pages != "–" and f"({pages} pages" in card.detail.text()
         again.grab().save(str(tmp_path / "interrupted.png"))
         click(qtbot, card.resume_btn)
         resumed = again.crawl.sessions["demo"]

@@ -184,9 +184,9 @@ def mark_scheduled(profiles: QListWidget, texts: dict[str, str]) -> None:
             item.setToolTip("\n".join(t for t in (item.toolTip(), text) if t))
 
 
-def earlier_crawls(store: Store, names, scheduler: CrawlScheduler) -> list[tuple[str, str, str]]:
-    """(profile, card state, note) of the scheduled sites and the crawls interrupted by closing or
-    killing the app, for the cards the Crawl tab shows after a restart."""
+def earlier_crawls(store: Store, names, scheduler: CrawlScheduler) -> list[tuple[str, str, str, dict]]:
+    """(profile, card state, note, counts of its last run) of the scheduled sites and the crawls interrupted
+    by closing or killing the app, for the cards the Crawl tab shows after a restart."""
     schedules = store.schedules()
     last = store.last_runs()
     out = []
@@ -195,7 +195,23 @@ def earlier_crawls(store: Store, names, scheduler: CrawlScheduler) -> list[tuple
         closed = schedules.get(name) is not None and schedules[name].interrupted is not None
         killed = run is not None and run.status == "interrupted"
         if closed or killed or scheduler.minutes_of(name):
-            out.append((name, "interrupted" if closed or killed else "scheduled", earlier_run_note(run, closed, killed)))
+            out.append((name, "interrupted" if closed or killed else "scheduled", earlier_run_note(run, closed, killed),
+                        run_counts(run)))
+    return out
+
+
+def run_counts(run) -> dict:
+    """The counters of a run as its card shows them (its summary's, else the run's own columns)."""
+    if run is None:
+        return {}
+    try:
+        stats = json.loads(run.stats_json or "{}")
+    except ValueError:
+        stats = {}
+    stats = stats if isinstance(stats, dict) else {}
+    out = {key: int(stats.get(key, getattr(run, key)) or 0) for key in ("pages", "articles", "errors")}
+    if isinstance(stats.get("queue"), int):
+        out["queue"] = stats["queue"]
     return out
 
 

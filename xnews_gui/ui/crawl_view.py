@@ -363,9 +363,10 @@ class CrawlView(QWidget):
     def _show_earlier_crawls(self, names) -> None:
         """After a restart: a card for each scheduled site (with its next run) and for each crawl that
         was interrupted (the app closed or was killed during it), with Resume."""
-        for name, state, note in earlier_crawls(self.store, names, self.scheduler):
+        for name, state, note, counts in earlier_crawls(self.store, names, self.scheduler):
             card = self._card(name)
             card.set_state(state)
+            card.set_stats(counts)  # the numbers its note gives, not "–"
             card.set_next_run(self.scheduler.next_runs.get(name), self.scheduler.text(name))
             card.set_note(note)
 
