@@ -188,3 +188,21 @@ def test_the_floor_tab_shows_the_cards_trade_table_and_a_row_click_chooses_its_f
     click(qtbot, box.table.viewport(), row.center())
     click(qtbot, box.apply_button)
     assert chosen == [0.7]
+
+
+def test_a_correction_of_an_article_the_model_never_labelled_says_so(qtbot, store):
+    """The dialog said "The model in use says: Vi tính (71%)" of an English article the Articles list shows
+    with no topic ("not Vietnamese"): the model's word was one the app never showed."""
+    from xnews_gui.services.training import corrections_to_review
+
+    english = ("The city council said on Monday that it has approved the budget for the coming year, which "
+               "will fund new schools and repairs to the roads that were damaged by the floods last spring. ") * 3
+    with store.writing():
+        aid = store.models.Article.create(profile="p", url="http://news.test/en-1", title="Council budget",
+                                          body_text=english, content_hash="h-en").id
+    store.set_user_label(aid, "Politics")
+    review = corrections_to_review(store, TopicClassifier.load(BUNDLED_MODEL))
+    assert [(c["id"], c["model_label"], c["no_topic"]) for c in review] == [(aid, "", "not Vietnamese")]
+    dialog = CorrectionsDialog(review)
+    qtbot.addWidget(dialog)
+    assert dialog.table.item(0, 2).text() == "no topic: not Vietnamese"

@@ -49,7 +49,8 @@ def stored_texts(store: Store, profile: str | None = None,
 
 def corrections_to_review(store: Store, in_use) -> list[dict]:
     """The user's corrections that contradict the model in use (the ones a retrain learns from):
-    ``{"id", "title", "model_label", "confidence", "user_label"}``, largest group of one label first."""
+    ``{"id", "title", "model_label", "confidence", "user_label", "no_topic"}`` (``model_label`` "": the app
+    shows no topic, ``no_topic`` says why), largest group of one label first."""
     Article = store.models.Article
     rows = list(Article.select(Article.id, Article.title, Article.summary, Article.body_text, Article.user_label)
                 .where(Article.user_label.is_null(False)).order_by(Article.id))
@@ -58,10 +59,12 @@ def corrections_to_review(store: Store, in_use) -> list[dict]:
     out = []
     for start in range(0, len(rows), CHUNK):
         chunk = rows[start:start + CHUNK]
-        for a, p in zip(chunk, in_use.predict_many([article_text(a) for a in chunk], guard=False)):
+        # as the app shows the topic (guard and floor): "no topic: not Vietnamese", not a label it never showed
+        for a, p in zip(chunk, in_use.predict_many([article_text(a) for a in chunk])):
             if p.label != a.user_label:
-                out.append({"id": a.id, "title": a.title, "model_label": p.label,
-                            "confidence": round(float(p.confidence), 4), "user_label": a.user_label})
+                out.append({"id": a.id, "title": a.title, "model_label": p.label or "",
+                            "confidence": round(float(p.confidence), 4), "user_label": a.user_label,
+                            "no_topic": p.reason if p.label is None else ""})
     sizes = Counter(c["user_label"] for c in out)
     out.sort(key=lambda c: (-sizes[c["user_label"]], c["user_label"], c["id"]))
     return out

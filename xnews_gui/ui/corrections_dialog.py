@@ -51,8 +51,9 @@ class CorrectionsDialog(QDialog):
             title = QTableWidgetItem(" ".join(c["title"].split()))
             title.setToolTip(c["title"])
             self.table.setItem(row, 1, title)
-            self.table.setItem(row, 2, QTableWidgetItem(
-                f"{display_name(c['model_label']) or '—'} ({c['confidence']:.0%})"))
+            said = (f"{display_name(c['model_label'])} ({c['confidence']:.0%})" if c.get("model_label")
+                    else f"no topic: {c.get('no_topic') or 'not sure enough'}")  # as the Articles list says
+            self.table.setItem(row, 2, QTableWidgetItem(said))
             self.table.setItem(row, 3, QTableWidgetItem(display_name(c["user_label"])))
         self.buttons = QDialogButtonBox(self)
         self.train_button = self.buttons.addButton("Train", QDialogButtonBox.ButtonRole.AcceptRole)
