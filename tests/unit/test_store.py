@@ -68,6 +68,25 @@ def test_full_text_search_with_and_without_diacritics(store):
     assert store.search("") == []
 
 
+def test_search_leaves_out_minus_words_and_reads_phrases_and_parts(store):
+    """`Berlin -Feuer` found exactly the story with Feuer (the minus was dropped); `title:Maya` found nothing."""
+    store.store_article(art("http://e.com/1.htm", title="Feuer in Berlin-Lichterfelde", body="Brand im Haus."), "p")
+    store.store_article(art("http://e.com/2.htm", title="Berlin wählt", body="Die Wahl in Berlin, kein Feuer."), "p")
+    store.store_article(art("http://e.com/3.htm", title="Maya-Städte im Regenwald", body="Berlin liegt fern."), "p")
+    found = lambda text: sorted(a.url[-5:] for a in store.search(text))  # noqa: E731
+    assert found("Berlin -Feuer") == ["3.htm"]
+    assert found("Berlin -\"im Haus\"") == ["2.htm", "3.htm"]
+    assert found("title:Maya") == ["3.htm"] and found("title:berlin") == ["1.htm", "2.htm"]
+    assert found("text:Maya") == [] and found('"Brand im Haus"') == ["1.htm"] and found('"Haus Brand"') == []
+    assert found("-Feuer") == ["3.htm"]  # only words to leave out: every other article
+    assert found("Berlin-Lichterfelde") == ["1.htm"] and found("Lichterf") == ["1.htm"]  # the last word typed
+    from xnews_gui.store.queries import ArticleFilter  # the Articles list's search: the same words, the same rows
+
+    listed = lambda text: sorted(i for _, i in store.ordered_keys(ArticleFilter(text=text)))  # noqa: E731
+    ids = {a.url[-5:]: a.id for a in store.search("Berlin")}
+    assert listed("Berlin -Feuer") == [ids["3.htm"]] and listed("title:berlin -Feuer") == []
+
+
 def test_fts_follows_updates_and_deletes(store):
     aid, _ = store.store_article(art("http://e.com/1.htm"), "p")
     ArticleRow = store.models.Article

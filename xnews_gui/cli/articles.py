@@ -70,10 +70,10 @@ def cmd_articles_show(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from ..store.repo import fts_query
+    from ..store.repo import search_terms
 
     query = " ".join(args.query)
-    if not fts_query(query):
+    if not any(search_terms(query)):
         raise CliError("give the words to search for, e.g. xnews search giá vàng")
     hits = args.store.search(query, limit=args.limit)
     for a in hits:
@@ -91,13 +91,13 @@ def _check_profile(store, name: str | None) -> None:
 
 
 def _selected_articles(args) -> list[dict]:
-    from ..store.repo import fts_query
+    from ..store.repo import search_terms
 
     store = args.store
     _check_profile(store, args.profile)
     if args.query is not None and not args.query.strip():
         raise CliError("--query is empty: give the words the exported articles must contain")
-    if args.query is not None and not fts_query(args.query):
+    if args.query is not None and not any(search_terms(args.query)):
         raise CliError(f"--query {args.query!r} has no word to search for: give the words the exported "
                        f"articles must contain")
     if args.skip_duplicates:

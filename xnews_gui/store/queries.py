@@ -13,7 +13,7 @@ from datetime import timedelta
 from peewee import SqliteDatabase
 
 from .models import utcnow
-from .repo import article_dict, fts_query
+from .repo import article_dict, search_terms
 
 # column name -> SQL expression used to order by it
 SORT_KEYS = {
@@ -71,12 +71,15 @@ class ArticleFilter:
             parts.append("(a.dup_group IS NULL OR a.dup_group = a.id)")
         if self.gone_only:
             parts.append("a.gone_at IS NOT NULL")
-        query = fts_query(self.text) if self.text else ""
-        if self.text and not query:
+        include, exclude = search_terms(self.text) if self.text else ("", "")
+        if self.text and not (include or exclude):
             parts.append("0")
-        elif query:
+        if include:
             parts.append("a.id IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
-            params.append(query)
+            params.append(include)
+        if exclude:
+            parts.append("a.id NOT IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
+            params.append(exclude)
         return " AND ".join(parts), params
 
 

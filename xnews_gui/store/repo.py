@@ -24,15 +24,28 @@ SKIPPED = "skipped"  # Page.kind of an article page not stored because the user 
 INTERRUPTED = "interrupted"  # CrawlRun.status of a run whose process died without finishing it
 
 
-def fts_query(text: str) -> str:
-    """A user's words -> a safe FTS5 query (every word must occur, prefix match on the last)."""
+_TERM = re.compile(r'(-)?(?:(title|summary|text):)?(?:"([^"]*)"?|([^\s"]+))', re.I)
+_COLUMNS = {"title": "title", "summary": "summary", "text": "body_text"}
+
+
+def search_terms(text: str) -> tuple[str, str]:
+    """A user's search -> (what every article found must hold, what none may hold) as safe FTS5 queries
+    ("" when there is none): words (all of them; the last one also as a prefix, as it is typed),
+    "a phrase", -word or -"a phrase" (without it), title:word, summary:word, text:word (in that part)."""
     text = text.replace("đ", "d").replace("Đ", "D")  # the index folds them too (store.db._v2)
-    words = re.findall(r"\w+", text, flags=re.UNICODE)
-    if not words:
-        return ""
-    quoted = [f'"{w}"' for w in words]
-    quoted[-1] += "*"
-    return " ".join(quoted)
+    include, exclude = [], []
+    for negative, column, phrase, token in _TERM.findall(text):
+        words = re.findall(r"\w+", phrase or token, flags=re.UNICODE)
+        if not words:
+            continue
+        where = f"{_COLUMNS[column.lower()]} : " if column else ""
+        if negative or phrase:
+            (exclude if negative else include).append(f'{where}"{" ".join(words)}"')
+        else:  # a plain word (or a hyphenated one): each of its words
+            include += [f'{where}"{w}"' for w in words]
+            if token is not None and text.rstrip().endswith(token):
+                include[-1] += "*"  # still being typed
+    return " AND ".join(include), " OR ".join(exclude)
 
 
 def article_dict(a: Article) -> dict:
@@ -196,12 +209,18 @@ class Records:
         return q.count()
 
     def search_ids(self, text: str, limit: int = 100000) -> list[int]:
-        query = fts_query(text)
-        if not query:
+        include, exclude = search_terms(text)
+        without = " AND rowid NOT IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)" if exclude else ""
+        if include:
+            cursor = self.db.execute_sql(
+                f"SELECT rowid FROM article_fts WHERE article_fts MATCH ?{without} ORDER BY rank LIMIT ?",
+                (include, *([exclude] if exclude else []), limit))
+        elif exclude:  # only words to leave out: every other article, newest first
+            cursor = self.db.execute_sql(
+                "SELECT id FROM article WHERE id NOT IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?) "
+                "ORDER BY id DESC LIMIT ?", (exclude, limit))
+        else:
             return []
-        cursor = self.db.execute_sql(
-            "SELECT rowid FROM article_fts WHERE article_fts MATCH ? ORDER BY rank LIMIT ?", (query, limit)
-        )
         return [row[0] for row in cursor.fetchall()]
 
     def search(self, text: str, limit: int = 50) -> list[Article]:

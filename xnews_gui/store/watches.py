@@ -20,7 +20,7 @@ from peewee import SqliteDatabase
 from ..core.text.urls import is_allowed_scheme
 from .db import StoreError
 from .models import utcnow
-from .repo import article_dict, fts_query
+from .repo import article_dict, search_terms
 
 MAX_WATCHES = 200
 _NAME = re.compile(r"^\S(?:.{0,62}\S)?$")
@@ -76,7 +76,7 @@ class Watches:
             raise WatchError("a watch needs a name of 1 to 64 characters")
         if not (words or topic or site):
             raise WatchError("a watch needs words, a topic or a site (or several)")
-        if words and not fts_query(words):
+        if words and not any(search_terms(words)):
             raise WatchError(f"{words!r} has no word to search for")
         if len(words) > 500:
             raise WatchError("a watch's words are at most 500 characters")
@@ -133,13 +133,14 @@ class Watches:
             if topic:
                 sql += " AND COALESCE(a.user_label, a.category) = ?"
                 params.append(topic)
-            query = fts_query(words) if words else ""
-            if words and not query:
+            include, exclude = search_terms(words) if words else ("", "")
+            if words and not (include or exclude):
                 continue
-            if query:  # the index's rows of this batch only (a rowid range: FTS5 reads no other row)
-                sql += (" AND a.id IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ? "
-                        "AND rowid BETWEEN ? AND ?)")
-                params += [query, ids[0], ids[-1]]
+            for query, how in ((include, "IN"), (exclude, "NOT IN")):  # the index's rows of this batch only
+                if query:  # (a rowid range: FTS5 reads no other row)
+                    sql += (f" AND a.id {how} (SELECT rowid FROM article_fts WHERE article_fts MATCH ? "
+                            "AND rowid BETWEEN ? AND ?)")
+                    params += [query, ids[0], ids[-1]]
             found = execute(sql + " ORDER BY a.id", params).fetchall()
             if not found:
                 continue

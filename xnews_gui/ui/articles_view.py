@@ -40,7 +40,10 @@ class ArticlesView(QWidget):
         self.model = ArticleTableModel(store, self)
         self.exporter = ArticleExport(self)
 
-        self.search = QLineEdit(placeholderText="Search title, summary and text…  (Ctrl+F)", clearButtonEnabled=True)
+        self.search = QLineEdit(placeholderText="Search title, summary and text…  (Ctrl+F)", clearButtonEnabled=True,
+                                toolTip="Every word must occur (with or without accents)\n\"a phrase\": these words "
+                                        "in this order\n-word or -\"a phrase\": without it\ntitle:word, "
+                                        "summary:word, text:word: in that part")
         self.search.setMinimumWidth(90)  # leaves room for the filters at the window's smallest
         self.site = QComboBox(toolTip="Site")
         self.category = QComboBox(toolTip="Topic")
