@@ -61,3 +61,23 @@ def test_after_a_restart_the_crawls_place_says_what_the_last_crawl_did(qtbot, st
     assert view.empty_label.isVisible() and "No crawl yet" not in view.empty_label.text()
     assert view.empty_label.text().startswith("No crawl running. The last one: ruhrnews, finished, started 20")
     view.shutdown()
+
+
+def test_start_with_no_site_ticked_says_what_to_do(qtbot, store):
+    """Start with nothing ticked did nothing and said nothing."""
+    from PySide6.QtWidgets import QToolTip
+
+    from xnews_gui.ui.crawl_view import NOTHING_TICKED
+
+    view = CrawlView(store, preferences=lambda: Preferences(delay_s=0.0))
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    view.profile_list.setCurrentItem(None)
+    assert not view.checked_profiles()
+    qtbot.mouseClick(view.start_button, Qt.MouseButton.LeftButton)
+    assert not view.sessions
+    assert NOTHING_TICKED in view.log.toPlainText()
+    qtbot.waitUntil(lambda: QToolTip.text() == NOTHING_TICKED, timeout=3000)
+    view.shutdown()

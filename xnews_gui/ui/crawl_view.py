@@ -13,7 +13,7 @@ import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox,
-    QSplitter, QTabWidget, QVBoxLayout, QWidget,
+    QSplitter, QTabWidget, QToolTip, QVBoxLayout, QWidget,
 )
 
 from ..core.profile.profile import Profile
@@ -31,6 +31,9 @@ from .run_history import STATUS_TEXT, RunHistory
 from .session_card import SessionCard, counted
 from .settings import Preferences
 from .site_checklist import SiteChecklist
+
+
+NOTHING_TICKED = "No site ticked: tick a site in the list on the left (or select one), then press Start."
 
 
 class CrawlView(QWidget):
@@ -180,6 +183,10 @@ class CrawlView(QWidget):
         names = self.checked_profiles()
         if not names and self.profile_list.currentItem() is not None:
             names = [self.profile_list.currentItem().text()]
+        if not names:  # said where the user looks, at the button: nothing happened otherwise
+            QToolTip.showText(self.start_button.mapToGlobal(self.start_button.rect().bottomLeft()),
+                              NOTHING_TICKED, self.start_button)
+            self._log("crawl", NOTHING_TICKED)
         for name in names:
             self.start_profile(name)
 
