@@ -363,3 +363,17 @@ def test_an_article_is_shown_in_the_language_it_is_written_in(qtbot, store):
     assert run_js(qtbot, reader.page, "document.documentElement.lang") == "ja"
     show(qtbot, reader, unknown)
     assert run_js(qtbot, reader.page, "document.documentElement.lang") == ""  # not plain: no tag, not a guess
+
+
+def test_the_topic_box_says_what_it_is_for_before_an_article_is_open(qtbot, store):
+    """It showed the placeholder "category" (a programmer's word) with no article open."""
+    from xnews_gui.ui.reader import NO_ARTICLE
+
+    reader = ReaderView(store)
+    qtbot.addWidget(reader)
+    assert reader.category.lineEdit().placeholderText() == NO_ARTICLE and not reader.category.isEnabled()
+    aid = store_raw(store, url="http://news.test/plain.htm", title="Plain", body_text="x" * 10,
+                    body_html="<p>text</p>")
+    reader.show()
+    show(qtbot, reader, aid)
+    assert reader.category.lineEdit().placeholderText() != "category"

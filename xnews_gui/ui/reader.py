@@ -22,6 +22,7 @@ from .reader_versions import CURRENT, VersionsButton, version_as_article, versio
 
 
 CATEGORY_TIP = "Correct the topic: pick or type a label, then press Enter"
+NO_ARTICLE = "the topic of the article opened"
 
 
 class ReaderView(QWidget):
@@ -67,7 +68,7 @@ class ReaderView(QWidget):
         self.category.setMinimumContentsLength(14)
         self.category.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.category.setToolTip(CATEGORY_TIP)
-        self.category.lineEdit().setPlaceholderText("category")
+        self.category.lineEdit().setPlaceholderText(NO_ARTICLE)
         self.category.activated.connect(self._category_chosen)
         self.category.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         # the topic is on a row of its own: in the toolbar it went into the overflow menu on a small screen
@@ -260,7 +261,8 @@ class ReaderView(QWidget):
         self.versions.show_versions((a or {}).get("version_list", []), ((a or {}).get("earlier_of") or {}).get("number"))
         self.category.setEnabled(a is not None)
         note = (a or {}).get("topic_note")
-        self.category.lineEdit().setPlaceholderText(NO_TOPIC if note else "category")
+        self.category.lineEdit().setPlaceholderText(NO_TOPIC if note else NO_ARTICLE if a is None else "no topic yet: "
+                                                     "choose or type one")
         self.category.setToolTip(f"{note}. {CATEGORY_TIP}" if note else CATEGORY_TIP)
         if a is None:
             return
