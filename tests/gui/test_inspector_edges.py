@@ -245,9 +245,13 @@ def test_profile_files_open_in_the_users_folders_never_in_the_apps(qtbot, sites,
     installation. Now Documents (or home) first, then the folder last used."""
     from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 
+    from PySide6.QtCore import QSettings
+
     from tests.gui.dialogs import when_shown
     from xnews_gui.paths import BUNDLED_PROFILES
+    from xnews_gui.ui.sites_files import PROFILE_FOLDER
 
+    QSettings().remove(PROFILE_FOLDER)  # (the settings live as long as the test session)
     seen = []
 
     def save_in(folder):

@@ -24,7 +24,8 @@ def test_demo_profile_round_trips_through_json():
     "change, message",
     [
         (lambda d: d.update(schema=3), "unsupported schema version 3"),
-        (lambda d: d.pop("schema"), "unsupported schema version None"),
+        (lambda d: d.pop("schema"), "no 'schema' key, so this is not a profile XNews exported"),
+        (lambda d: d.update(schema=None), "unsupported schema version None"),
         (lambda d: d["fields"]["title"].update(selector="h1[["), "fields.title: invalid CSS selector 'h1[['"),
         (lambda d: d["fields"]["author"].update(kind="xpath", selector="//div[@"), "fields.author: invalid XPath"),
         (lambda d: d["fields"]["body"].update(take="attribute"), "fields.body: invalid take 'attribute'"),

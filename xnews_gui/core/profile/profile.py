@@ -156,6 +156,9 @@ class Profile:
         name = data.get("name")
         label = f"profile {name!r}" if isinstance(name, str) else "profile"
         version = data.get("schema")
+        if "schema" not in data:
+            raise ProfileError(f"{label}: no 'schema' key, so this is not a profile XNews exported (its files "
+                               f"start with {{\"schema\": {SCHEMA_VERSION}, ...}})")
         if version not in READS_SCHEMAS or isinstance(version, bool):
             raise ProfileError(
                 f"{label}: unsupported schema version {version!r} (this XNews reads versions "
