@@ -226,3 +226,20 @@ def test_history_says_why_each_run_was_refused(qtbot, store):
     assert texts["busy"].text().startswith("Refused: a crawl of 'busy' is already running") and \
         texts["busy"].text().endswith("…") and texts["busy"].toolTip() == busy
     assert texts["old"].text() == "Refused" and not texts["old"].toolTip()
+
+
+def test_the_errors_table_shows_whole_times_sites_and_kinds(qtbot):
+    """Rows that came while the Errors tab was hidden left its first columns at "21…", "tv…", "ro…"."""
+    from xnews_gui.ui.error_model import ErrorTableModel, error_table
+
+    model = ErrorTableModel()
+    view = error_table(model)
+    qtbot.addWidget(view)
+    model.add("tvblog", [{"kind": "robots", "url": "http://127.0.0.1:8767/a", "message": "disallowed by robots.txt"}])
+    view.resize(900, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    text = view.fontMetrics().horizontalAdvance
+    for col in range(3):
+        shown = model.data(model.index(0, col))
+        assert view.columnWidth(col) > text(shown), (col, shown, view.columnWidth(col))

@@ -63,8 +63,13 @@ def error_table(model: ErrorTableModel) -> QTableView:
     view.verticalHeader().hide()
     view.setWordWrap(False)
     header = view.horizontalHeader()
-    for col, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents,) * 3
-                               + (QHeaderView.ResizeMode.Interactive, QHeaderView.ResizeMode.Stretch)):
-        header.setSectionResizeMode(col, mode)
+    for col in range(len(COLUMNS) - 1):
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+    header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+    # widths from the font, not from the rows: sized to contents while the tab was hidden, the time, site and
+    # kind columns stayed as narrow as their first rows ("21…", "tv…")
+    text = view.fontMetrics().horizontalAdvance
+    for col, sample in enumerate(("00:00:00", "a-site-profile-name", "extraction")):
+        header.resizeSection(col, text(sample) + 24)
     header.resizeSection(3, 320)
     return view
