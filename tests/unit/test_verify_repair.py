@@ -62,3 +62,27 @@ def test_a_repair_never_proposes_the_same_image_on_every_failing_page():
     failing = [(story_page(s, stories), "http://plain.test" + s.path) for s in stories if s.layout == 2][:4]
     repair = propose_repair(profile, "image", failing)
     assert repair is None or len({v for _, v in repair.after if v}) > 1, repair
+
+
+def test_a_repair_never_proposes_an_avatar_or_an_icon_as_the_story_picture():
+    """One failing page (no photo in its story): the image most like the picked photo was the author's
+    gravatar ("img.avatar-40"); Accept repair would have stored it as every story's picture."""
+    from xnews_gui.core.profile.chain import FieldChain
+    from xnews_gui.core.induction.fingerprint import fingerprint
+    from xnews_gui.core.profile.rules import Rule
+
+    def page(img: str) -> str:
+        return ("<html><body><div class='post'><h1>A story</h1><div class='byline'>" + img +
+                " By Zachary Roth</div><div class='entry'><p>Text of the story, long enough to be a story.</p>"
+                "</div></div></body></html>")
+
+    picked = parse_html(page("<img class='lead' src='http://a.test/photo.jpg' width='640'>")).xpath("//img")[0]
+    rule = Rule(kind="css", selector="img.lead", take="attr:src")
+    profile = Profile(name="tv", start_urls=("http://a.test/",), fields={"image": rule},
+                      chains={"image": FieldChain(fingerprint=fingerprint(picked))})
+    for avatar in ("<img class='avatar avatar-40' src='http://0.gravatar.com/avatar/ab12?s=40' width='40'>",
+                   "<img class='photo' src='http://a.test/i/author-zr.png'>",
+                   "<img src='http://a.test/p.jpg' width='32' height='32'>"):
+        failing = [(page(avatar), "http://a.test/2012/12/07/story/")]
+        repair = propose_repair(profile, "image", failing)
+        assert repair is None, (avatar, repair.rule)

@@ -9,6 +9,7 @@ failing pages wins; ``before`` / ``after`` show the values on those pages.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .candidates import element_xpath
@@ -83,11 +84,37 @@ def propose_repair(profile: Profile, name: str, failing: list[tuple[str, str]]) 
         fixed = sum(1 for _, v in values if v and not (expect.problems(v) if expect else []))
         if _same_everywhere(name, [v for _, v in values]):
             fixed = 0  # a logo, a site name, a boilerplate block: not this page's value
+        if name == "image" and rule.kind in ("css", "xpath") and _decorative(rule, docs):
+            fixed = 0  # an author's avatar, an icon: never the story's picture
         if fixed and (best is None or fixed > best.fixed):
             best = Repair(name, rule, source, fixed, len(failing), before, values)
     if best is not None and name == "body" and best.rule.kind == "css":
         best.remove = _body_removes(best.rule, [html for _, html, _ in docs])
     return best
+
+
+_DECORATIVE = re.compile(r"avatar|gravatar|logo|icon|sprite|badge|emoji|spacer|pixel|author|profile-pic", re.I)
+SMALL_IMAGE = 64  # pixels: an image its page draws this small (width or height attribute) is no story picture
+
+
+def _decorative(rule: Rule, docs) -> bool:
+    """The rule's first image on a failing page looks like decoration: a small one, or one whose class, id,
+    address or alternative text says avatar, logo, icon..."""
+    for doc, _html, _url in docs:
+        try:
+            found = rule.select(doc)[:1]
+        except RuleError:
+            continue
+        for el in found:
+            img = el if el.tag == "img" else next(el.iter("img"), None)
+            if img is None:
+                continue
+            sizes = [img.get(a, "") for a in ("width", "height")]
+            if any(s.isdigit() and int(s) <= SMALL_IMAGE for s in sizes):
+                return True
+            if _DECORATIVE.search(" ".join(img.get(a, "") for a in ("class", "id", "src", "alt"))):
+                return True
+    return False
 
 
 def _same_everywhere(name: str, values: list[str]) -> bool:
