@@ -97,8 +97,11 @@ def test_export_of_an_unknown_profile_or_a_query_without_words_is_an_error(run, 
     code, out, err = run("search", '"')
     assert code == 2 and "give the words to search for" in one_line(err)
     assert not (tmp_path / "a.jsonl").exists() and not (tmp_path / "b.jsonl").exists()
-    code, out, err = run("export", "--format", "jsonl", "--profile", "demo", "-o", tmp_path / "c.jsonl")
-    assert code == 0 and "exported 0 article(s)" in err  # a known profile without articles: a true 0
+    (tmp_path / "c.epub").write_bytes(b"last week's book")
+    code, out, err = run("export", "--profile", "demo", "-o", tmp_path / "c.epub")  # a known profile, no articles
+    assert code == 1 and one_line(err.replace("nothing", "error: nothing", 1)) and "exported" not in err
+    assert err.startswith("nothing to export: no stored article matches --profile 'demo'; ")
+    assert (tmp_path / "c.epub").read_bytes() == b"last week's book"  # not replaced by an empty book
 
 
 @pytest.mark.parametrize("key", ["url", "page_url"])

@@ -130,10 +130,20 @@ def _export_format(args) -> str:
 
 
 def cmd_export(args) -> int:
-    from ..export import NAMES, ExportError, export_articles, write_csv, write_jsonl
+    from ..export import NAMES, ExportError, check_target, export_articles, write_csv, write_jsonl
 
     args.format = _export_format(args)
+    if args.output:
+        try:
+            check_target(args.output)
+        except ExportError as exc:
+            raise CliError(str(exc)) from None
     articles = _selected_articles(args)
+    if not articles:  # an empty book would replace a file that held something: nothing is written
+        what = " and ".join(f"{k} {v!r}" for k, v in (("--profile", args.profile), ("--query", args.query)) if v)
+        print(f"nothing to export: no stored article matches{' ' + what if what else ''}"
+              + (f"; {args.output} was not written" if args.output else ""), file=sys.stderr)
+        return 1
     if args.output:
         try:
             export_articles(articles, args.format, Path(args.output), args.store)

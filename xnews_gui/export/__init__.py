@@ -62,6 +62,17 @@ def format_for(out: Path, chosen: str | None = None) -> str | None:
     return SUFFIXES.get(suffix, chosen)
 
 
+def check_target(out) -> Path:
+    """``out`` as a file an export may write, else ExportError saying why (a folder, a missing folder)."""
+    out = Path(out)
+    if out.is_dir():
+        raise ExportError(f"{out} is a folder: give the name of the file to write")
+    if not out.parent.is_dir():
+        why = "is a file, not a folder" if out.parent.exists() else "does not exist"
+        raise ExportError(f"cannot write {out}: {out.parent} {why}")
+    return out
+
+
 def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
                     *, title: str = "XNews export", image_lookup: ImageLookup | None = None,
                     feed_id: str = "") -> Path:
@@ -70,12 +81,7 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    out = Path(out)
-    if out.is_dir():
-        raise ExportError(f"{out} is a folder: give the name of the file to write")
-    if not out.parent.is_dir():
-        why = "is a file, not a folder" if out.parent.exists() else "does not exist"
-        raise ExportError(f"cannot write {out}: {out.parent} {why}")
+    out = check_target(out)
     tmp = out.with_name(out.name + ".part")
     for path in (out, tmp):
         _only_regular(path)
