@@ -3,6 +3,8 @@ pages, sitemap), columns = fields, cells = value + state; pages grouped by layou
 
 from __future__ import annotations
 
+from collections import Counter
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
@@ -192,7 +194,20 @@ def _fully(rows, profile) -> str:
     if missing:
         return f"no article page fully extracted: the profile has no {' and no '.join(missing)} rule yet"
     ok = sum(1 for r in rows if fully_extracted(r, profile))
-    return f"{ok} of {len(rows)} article pages fully extracted"
+    return f"{ok} of {len(rows)} article pages fully extracted" + (_held_back(rows) if ok < len(rows) else "")
+
+
+_WHY_NOT = {"empty": "is empty", "multiple": "matches several elements (the first one is taken)",
+            "error": "has an error", "fails": "is doubtful"}
+
+
+def _held_back(rows) -> str:
+    """What keeps the other pages from "fully extracted": the field and state on most of them."""
+    counts = Counter((name, cell.state) for r in rows for name, cell in r.cells.items() if cell.state != "ok")
+    if not counts:
+        return ""
+    (name, state), n = counts.most_common(1)[0]
+    return f" \u2014 {label_for(name)} {_WHY_NOT.get(state, state)} on {n}"
 
 
 def _layouts(rows, fields) -> str:
