@@ -116,6 +116,8 @@ def test_save_learns_the_site_then_a_redesign_is_repaired_with_one_click(qtbot, 
     xpath = css_to_xpath(repair.rule.selector)
     assert js(qtbot, inspector, f"highlight({json.dumps(xpath)})") == 1
     shot(sites, "repair-2-proposed-on-a-failing-page")
+    table = inspector.panel.table  # the bars above the preview leave five rules in view (two were left)
+    assert table.viewport().height() >= 5 * table.verticalHeader().defaultSectionSize()
 
     # ONE click accepts it: the profile is updated and saved
     with qtbot.waitSignal(sites.profileSaved, timeout=LOAD_MS):

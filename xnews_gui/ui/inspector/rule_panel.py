@@ -37,6 +37,10 @@ class RulePanel(QWidget):
                                     QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch)):
             header.setSectionResizeMode(col, mode)
         self.table.setColumnWidth(1, 190)
+        # five rows stay in view when bars (metadata, sitemap, a repair) show under the table: the splitter
+        # takes their room from the preview, not from the rules being edited (two rows were left)
+        rows = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMinimumHeight(header.sizeHint().height() + 5 * rows + 4)
         self.table.horizontalHeaderItem(5).setToolTip("The value the rule takes from the page shown")
         self.table.horizontalHeaderItem(4).setToolTip("Matches on the page shown (rendered; raw HTML checked too)")
         self.empty = QLabel("No rules yet. Choose a field above, then click the matching part of the page.", self)
