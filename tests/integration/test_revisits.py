@@ -309,3 +309,47 @@ def test_a_revisit_answered_by_a_redirect_revises_the_stored_article_not_a_new_o
         assert "địa chỉ mới" in rows[0].body_text and summary["updated"] == 1
         history = store.db.execute_sql("SELECT reason FROM article_version").fetchall()
         assert history == [(f"changed at the source (moved to {site.url}/d-40.htm)",)]
+
+
+def test_fetch_again_of_an_article_still_queued_by_an_unfinished_pass_fetches_it(store):
+    """Revisit all stopped at its page limit with a-6's revisit still queued: "Fetch again" of a-6 then
+    fetched nothing and said finished."""
+    routes = {"/": list_page([f"/a-{i}.htm" for i in range(1, 7)])}
+    routes.update({f"/a-{i}.htm": article_page(f"Tin {i}") for i in range(1, 7)})
+    with Site(routes) as site:
+        profile = make_profile(site.url + "/")
+        crawl(store, profile)
+        crawl(store, profile, revisit=True, max_pages=2)  # stopped with revisits queued
+        site.log.clear()
+        summary, _ = crawl(store, profile, revisit_urls=(site.url + "/a-6.htm",))
+        assert [p for p in site.paths() if p != "/robots.txt"] == ["/a-6.htm"] and summary["revisited"] == 1
+
+
+def test_an_article_marked_gone_that_comes_back_unchanged_is_not_gone(store):
+    """A gone article's revisit sent its old validators: the page back as it was answered 304, which left it
+    gone for good."""
+    answers = {"next": []}
+    etag = 'W/"7"'
+
+    def story(handler):
+        status = answers["next"].pop(0) if answers["next"] else 200
+        if status == 200 and handler.headers.get("If-None-Match") == etag:
+            handler.send_response(304)
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+            return
+        page = article_page("Tin năm", "Bài vẫn như cũ.") if status == 200 else (status, {}, "<html>lỗi</html>")
+        answer(handler, (page[0], dict(page[1], ETag=etag), page[2]))
+
+    with Site({"/": list_page(["/e-5.htm"]), "/e-5.htm": story}) as site:
+        profile = make_profile(site.url + "/")
+        url = site.url + "/e-5.htm"
+        crawl(store, profile)
+        answers["next"] = [404, 404]
+        crawl(store, profile, revisit=True, gone_confirm_s=0.2)
+        assert store.stored_copies([url])[url]["gone"] is True
+        site.log.clear()
+        summary, _ = crawl(store, profile, revisit=True, gone_confirm_s=0.2)  # back, the same page
+        asked = [h for _, p, h in site.log if p == "/e-5.htm"]
+        assert len(asked) == 1 and "If-None-Match" not in asked[0]
+        assert store.stored_copies([url])[url]["gone"] is False

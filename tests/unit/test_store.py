@@ -80,6 +80,9 @@ def test_search_leaves_out_minus_words_and_reads_phrases_and_parts(store):
     assert found("text:Maya") == [] and found('"Brand im Haus"') == ["1.htm"] and found('"Haus Brand"') == []
     assert found("-Feuer") == ["3.htm"]  # only words to leave out: every other article
     assert found("Berlin-Lichterfelde") == ["1.htm"] and found("Lichterf") == ["1.htm"]  # the last word typed
+    store.store_article(art("http://e.com/4.htm", title="Giá ô tô giảm", body="Xe hơi rẻ hơn."), "p")
+    store.store_article(art("http://e.com/5.htm", title="Tô phở ông Hùng", body="Một tô phở nóng."), "p")
+    assert found("ô tô") == ["4.htm"]  # only the last word is a prefix: "ô"* matched "ông"
     from xnews_gui.store.queries import ArticleFilter  # the Articles list's search: the same words, the same rows
 
     listed = lambda text: sorted(i for _, i in store.ordered_keys(ArticleFilter(text=text)))  # noqa: E731

@@ -26,7 +26,7 @@ KINDS = ("start", "list", "article", "sitemap", "feed", "image")
 LISTING = ("start", "list")  # pages whose links are followed
 SOURCES = ("sitemap", "feed")  # documents that list article URLs
 # flags: what a request asks beyond its kind
-FLAGS = ("links", "feeds", "dont_filter", "revisit")
+FLAGS = ("links", "feeds", "dont_filter", "revisit", "now")  # now: a revisit asked for this moment ("Fetch again")
 _MAX_TEXT = 64 * 1024  # a URL, referrer or anchor longer than this is not a request of ours
 
 

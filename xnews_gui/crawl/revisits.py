@@ -54,8 +54,10 @@ class Revisits:
         return self.sink.stored_copies(list(urls)) if self.enabled and urls else {}
 
     def request(self, url: str, copy: dict | None, *, depth: int = 1, referrer: str = "",
-                lastmod: datetime | None = None) -> Request:
+                lastmod: datetime | None = None, now: bool = False) -> Request:
         headers = {}
+        if copy and copy.get("gone"):  # a 304 would leave it gone: the page itself says whether it is back
+            copy = dict(copy, etag="", last_modified="")
         if copy and copy.get("etag"):
             headers["If-None-Match"] = copy["etag"]
         if copy and copy.get("last_modified"):
@@ -63,8 +65,8 @@ class Revisits:
         extra = {"lastmod": lastmod.isoformat()} if lastmod is not None else {}
         if copy and copy.get("gone"):
             extra["was_gone"] = True  # one 404/410 is enough: it stays gone
-        return Request(url, "article", depth, referrer, "", 1.0, flags=frozenset({"revisit"}), headers=headers,
-                       extra=extra)
+        flags = frozenset({"revisit", "now"} if now else {"revisit"})  # now: "Fetch again", queued or not
+        return Request(url, "article", depth, referrer, "", 1.0, flags=flags, headers=headers, extra=extra)
 
     def newer(self, copy: dict, modified: datetime | None) -> bool:
         """Whether the source's date says the page changed after the stored copy was made."""
@@ -106,7 +108,8 @@ class Revisits:
                 self._spent += len(urls)
         copies = self.copies(urls)
         self.stats.add(revisits_due=0 if self.asked else len(urls))
-        return [self.request(url, copies.get(url)) for url in urls]
+        now = bool(self.options.revisit_urls)
+        return [self.request(url, copies.get(url), now=now) for url in urls]
 
     # --- the answers -------------------------------------------------------------------
     def not_modified(self, req: Request) -> None:

@@ -143,13 +143,13 @@ class CrawlState:
                 return NEW
             # seen before: list pages are read again in each pass; failed articles retried; a revisit takes
             # a known article again, one of this pass too (a resumed pass, "Fetch again") unless it is queued
-            revisit = "revisit" in req.flags
+            revisit, now = "revisit" in req.flags, "now" in req.flags  # now: "Fetch again", queued or not
             cur = self._db.execute(
                 "UPDATE url SET state = ?, pass = ?, depth = ?, parent = ?, anchor = ?, score = ?, kind = ?, "
                 "qkey = ?, seq = ?, extra = ? WHERE url = ? "
-                "AND ((pass < ? AND (kind = 'list' OR state = ? OR ? = 'list' OR ?)) OR (? AND state != ?))",
+                "AND ((pass < ? AND (kind = 'list' OR state = ? OR ? = 'list' OR ?)) OR (? AND state != ?) OR ?)",
                 (QUEUED, self.pass_no, req.depth, req.referrer, req.anchor, req.priority, req.kind, key, req.seq,
-                 extra, req.url, self.pass_no, FAILED, req.kind, revisit, revisit, QUEUED))
+                 extra, req.url, self.pass_no, FAILED, req.kind, revisit, revisit, QUEUED, now))
             if cur.rowcount:
                 return NEW
             row = self._db.execute("SELECT pass FROM url WHERE url = ?", (req.url,)).fetchone()

@@ -34,7 +34,9 @@ def search_terms(text: str) -> tuple[str, str]:
     "a phrase", -word or -"a phrase" (without it), title:word, summary:word, text:word (in that part)."""
     text = text.replace("đ", "d").replace("Đ", "D")  # the index folds them too (store.db._v2)
     include, exclude = [], []
-    for negative, column, phrase, token in _TERM.findall(text):
+    end = len(text.rstrip())
+    for match in _TERM.finditer(text):
+        negative, column, phrase, token = match.groups(default="")
         words = re.findall(r"\w+", phrase or token, flags=re.UNICODE)
         if not words:
             continue
@@ -43,8 +45,8 @@ def search_terms(text: str) -> tuple[str, str]:
             (exclude if negative else include).append(f'{where}"{" ".join(words)}"')
         else:  # a plain word (or a hyphenated one): each of its words
             include += [f'{where}"{w}"' for w in words]
-            if token is not None and text.rstrip().endswith(token):
-                include[-1] += "*"  # still being typed
+            if match.end() == end:
+                include[-1] += "*"  # the last word: still being typed
     return " AND ".join(include), " OR ".join(exclude)
 
 
