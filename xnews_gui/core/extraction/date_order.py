@@ -5,17 +5,19 @@ itself, else it is read day first and flagged, never a wrong date in silence.
 The page's own evidence, strongest first: a date in its URL (/2012/12/07/) or in its machine-readable
 metadata (article:published_time, <time datetime>, schema.org's datePublished) that is one of the two
 readings; its other numeric dates that read one way only (08/21/2012 is month first); its language
-(en-US: month first; a language other than English: day first).
+(en-US, en-PH: month first; any other language, and English of elsewhere: day first). A doubt is the
+page's to show (the preview's ✗), not a sign the rules broke: the crawl's degraded check leaves it out.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..text.dates import day_month_readings, parse_date
+from ..text.dates import DATE_DOUBT, day_month_readings, parse_date
 
 _URL_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?!\d)")
-_NUMERIC = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4})(?![\d/.-])")
+_NUMERIC = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4})(?![\d/-])(?!\.\d)")
+MONTH_FIRST = ("en-us", "en-ph")  # the English of the United States and the Philippines; other English: day first
 _MACHINE = ("//meta[@property='article:published_time' or @property='og:updated_time' or "
             "@property='article:modified_time' or @itemprop='datePublished' or @name='date' or "
             "@name='pubdate' or @name='publishdate' or @name='DC.date.issued']/@content"
@@ -56,9 +58,9 @@ class PageDates:
             lang = (self.doc.get("lang") or "").lower().replace("_", "-") if self.doc is not None else ""
             if len(ways) == 1:
                 self._order = ways.pop()
-            elif lang == "en-us":
+            elif lang.startswith(MONTH_FIRST):
                 self._order = "mdy"
-            elif lang and not lang.startswith("en"):
+            elif lang and lang not in ("en", "en-"):  # en-GB, en-AU, en-IN... and every other language
                 self._order = "dmy"
             else:
                 self._order = ""
@@ -77,5 +79,5 @@ def read_date(text: str, page: PageDates) -> tuple[str, str]:
     order = page.order()
     if order:
         return (month_first if order == "mdy" else day_first), ""
-    return day_first, (f"day or month first? {text.strip()[:40]!r} read as {day_first[:10]}, day first (nothing on "
-                       "the page says which)")
+    return day_first, (f"{DATE_DOUBT} {text.strip()[:40]!r} read as {day_first[:10]}, day first (nothing on the "
+                       "page says which)")

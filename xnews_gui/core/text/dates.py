@@ -15,6 +15,7 @@ _TIME_FIRST = re.compile(
 )
 _TZ = re.compile(r"GMT\s*([+-]\d{1,2})", re.I)
 _DEFAULTS = (datetime(2000, 1, 1), datetime(2001, 2, 2))
+DATE_DOUBT = "day or month first?"  # how a date read day first by default says so (extraction.date_order)
 
 
 def day_month_readings(text: str) -> tuple[str, str] | None:
