@@ -227,8 +227,8 @@ def test_save_refuses_what_the_screen_shows_but_the_profile_did_not_take(qtbot, 
         assert sites.message.text() == "Not saved: the start pages typed were not taken ('not' is not a web address)."
         assert store.load_profile("other").start_urls == (site.url,) and store.latest_version_number("other") == 1
 
-        box.selectAll()
-        QTest.keyClicks(box, site.url + " " + site.url.rstrip("/") + f"/{SECTIONS[0]}/")
+        box.selectAll()  # the same page twice, then a section: taken once each, and Save takes them
+        QTest.keyClicks(box, site.url + " " + site.url + " " + site.url.rstrip("/") + f"/{SECTIONS[0]}/")
         QTest.keyClick(box, Qt.Key.Key_Return)
         press(sites.save_button)  # its own name: saved, no "Replace it?" (a coverage check may ask about links)
         qtbot.waitUntil(lambda: sites.confirm_box is not None or "Saved" in sites.message.text(), timeout=60_000)

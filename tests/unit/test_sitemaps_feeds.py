@@ -168,3 +168,15 @@ def test_a_sitemap_cut_off_in_transfer_says_so_and_keeps_no_half_url():
     assert not parse_sitemap((whole + "\n<!-- generated -->\n").encode()).truncated
     cut = parse_sitemap(whole[:-len("2.htm</loc></url></urlset>")].encode())
     assert cut.truncated and [e.url for e in cut.entries] == ["https://a.vn/0.htm", "https://a.vn/1.htm"]
+
+
+def test_review_edges_cdata_trailing_blanks_and_many_gzip_members():
+    cdata = parse_sitemap(f"<urlset {NS} {NEWS}><url><loc><![CDATA[https://ex.com/a?x=1&y=2]]></loc><news:news>"
+                          "<news:title><![CDATA[Q&A: giá vàng]]></news:title></news:news></url></urlset>".encode())
+    assert [(e.url, e.title) for e in cdata.entries] == [("https://ex.com/a?x=1&y=2", "Q&A: giá vàng")]
+    whole = f"<urlset {NS}><url><loc>https://a.vn/1.htm</loc></url><url><loc>https://a.vn/2.htm</loc></url></urlset>"
+    for tail in ("\n" * 2000, "\x00", "<!-- " + "x" * 3000 + " -->"):  # a whole file, whatever follows it
+        parsed = parse_sitemap((whole + tail).encode())
+        assert len(parsed.entries) == 2 and not parsed.truncated, repr(tail[:10])
+    members = b"".join(gzip.compress(f"https://a.vn/{i}.htm\n".encode()) for i in range(1000))
+    assert len(parse_sitemap(members).entries) == 1000  # exactly the limit is read

@@ -25,7 +25,7 @@ MAX_GZIP_MEMBERS = 1000
 # "&" not starting an entity: sitemaps written by hand or by string joins leave it in query strings, and the
 # parser's recovery would drop "&y" from "?x=1&y=2" (a wrong URL, in silence)
 _BARE_AMPERSAND = re.compile(rb"&(?!(?:[A-Za-z][A-Za-z0-9]{0,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});)")
-_ROOT_END = re.compile(rb"</(?:[A-Za-z][\w.-]*:)?(?:urlset|sitemapindex)\s*>\s*(?:<!--.*?-->\s*)*$", re.S)
+_CDATA = re.compile(rb"(<!\[CDATA\[.*?\]\]>)", re.S)  # where "&" is the character itself
 
 
 class SitemapError(ValueError):
@@ -50,18 +50,21 @@ def inflate(body: bytes, cap: int = MAX_INFLATED_BYTES) -> bytes:
     """The body as it is, or gunzipped when it is gzip data (``.xml.gz``), never past ``cap`` bytes."""
     if body[:2] != b"\x1f\x8b":
         return body
-    out = b""
+    parts: list[bytes] = []
+    size = 0
     for _ in range(MAX_GZIP_MEMBERS):  # a file of several gzip members (``cat a.gz b.gz``) is their data joined
-        if body[:2] != b"\x1f\x8b":
-            return out
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
         try:
-            out += d.decompress(body, cap + 1 - len(out))
+            part = d.decompress(body, cap + 1 - size)
         except zlib.error as exc:
             raise SitemapError(f"corrupt gzip data: {exc}") from None
-        if len(out) > cap or d.unconsumed_tail:
+        parts.append(part)
+        size += len(part)
+        if size > cap or d.unconsumed_tail:
             raise SitemapError(f"gzipped sitemap inflates past {cap // (1024 * 1024)} MiB (refused)")
         body = d.unused_data
+        if body[:2] != b"\x1f\x8b":
+            return b"".join(parts)
     raise SitemapError(f"more than {MAX_GZIP_MEMBERS} gzip members (refused)")
 
 
@@ -75,7 +78,7 @@ def parse_sitemap(body: bytes, max_entries: int = MAX_ENTRIES) -> Sitemap:
     entries: list[SitemapEntry] = []
     kind = ""
     truncated = False
-    context = etree.iterparse(io.BytesIO(_BARE_AMPERSAND.sub(b"&amp;", data)), events=("start", "end"), resolve_entities=False,
+    context = etree.iterparse(io.BytesIO(_escape_bare_ampersands(data)), events=("start", "end"), resolve_entities=False,
                               no_network=True, load_dtd=False, huge_tree=False, recover=True,
                               remove_comments=True, remove_pis=True)
     try:
@@ -108,10 +111,19 @@ def parse_sitemap(body: bytes, max_entries: int = MAX_ENTRIES) -> Sitemap:
         raise SitemapError("not a sitemap (the root element is neither urlset nor sitemapindex)")
     if not kind:
         raise SitemapError("empty document")
-    if kind in ("urlset", "index") and not _ROOT_END.search(data[-1024:]):
+    if any(e.type_name == "ERR_TAG_NOT_FINISHED" for e in context.error_log):  # "Premature end of data"
         truncated = True  # cut off in transfer: the parser closed what was open, the last entry may be cut too
         entries = entries[:-1]
     return Sitemap(kind, tuple(entries), truncated)
+
+
+def _escape_bare_ampersands(data: bytes) -> bytes:
+    if b"&" not in data:
+        return data
+    if b"<![CDATA[" not in data:
+        return _BARE_AMPERSAND.sub(b"&amp;", data)
+    return b"".join(part if i % 2 else _BARE_AMPERSAND.sub(b"&amp;", part)
+                    for i, part in enumerate(_CDATA.split(data)))
 
 
 def _entry(el) -> SitemapEntry | None:

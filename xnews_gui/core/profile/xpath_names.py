@@ -32,7 +32,7 @@ def check_xpath_names(selector: str) -> None:
 
 
 # inside a predicate: a path from the document's root, or the whole-document axes
-_ROOT_PATH = re.compile(r"(?:^|[\[(,=<>!|+*\s-])\s*/")
+_ROOT_PATH = re.compile(r"(?:^|[\[(,=<>!|+\s-])\s*/")  # (not after "*": "*/img" is a relative path)
 _WHOLE_AXIS = re.compile(r"\b(?:preceding|following)::")
 
 

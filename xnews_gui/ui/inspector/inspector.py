@@ -210,7 +210,7 @@ class Inspector(PickMode, QWidget):
         if refused:
             return f"{refused}: correct it in the Rules table, or pick the field again"
         typed = self.site_bar.start_urls()
-        if self.draft is not None and tuple(typed) != self.draft.profile.start_urls:
+        if self.draft is not None and tuple(dict.fromkeys(typed)) != self.draft.profile.start_urls:  # (as taken)
             bad = next((u for u in typed if not u.startswith(("http://", "https://"))), "")
             return (f"the start pages typed were not taken ({bad!r} is not a web address)" if bad else
                     "the start pages typed were not taken: press Enter in the box first")
