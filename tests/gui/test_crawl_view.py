@@ -232,12 +232,23 @@ def test_the_errors_table_shows_whole_times_sites_and_kinds(qtbot):
     """Rows that came while the Errors tab was hidden left its first columns at "21…", "tv…", "ro…"."""
     from xnews_gui.ui.error_model import ErrorTableModel, error_table
 
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPlainTextEdit, QTabWidget
+
     model = ErrorTableModel()
     view = error_table(model)
-    qtbot.addWidget(view)
-    model.add("tvblog", [{"kind": "robots", "url": "http://127.0.0.1:8767/a", "message": "disallowed by robots.txt"}])
-    view.resize(900, 300)
-    view.show()
+    tabs = QTabWidget()  # as in the Crawl tab: the log in front, the errors behind it
+    qtbot.addWidget(tabs)
+    tabs.addTab(QPlainTextEdit(), "Log")
+    tabs.addTab(view, "Errors")
+    tabs.resize(900, 300)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    model.add("tvblog-of-a-long-name", [{"kind": "robots", "url": "http://127.0.0.1:8767/a",
+                                         "message": "disallowed by robots.txt"}])
+    qtbot.wait(50)
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
     qtbot.waitExposed(view)
     text = view.fontMetrics().horizontalAdvance
     for col in range(3):

@@ -69,7 +69,14 @@ def error_table(model: ErrorTableModel) -> QTableView:
     # widths from the font, not from the rows: sized to contents while the tab was hidden, the time, site and
     # kind columns stayed as narrow as their first rows ("21…", "tv…")
     text = view.fontMetrics().horizontalAdvance
-    for col, sample in enumerate(("00:00:00", "a-site-profile-name", "extraction")):
-        header.resizeSection(col, text(sample) + 24)
+    least = [text(sample) + 24 for sample in ("00:00:00", "a-site-profile", "extraction")]
+    for col, width in enumerate(least):
+        header.resizeSection(col, width)
     header.resizeSection(3, 320)
+
+    def fit(*_) -> None:  # a longer site name or kind widens its column, shown or not
+        for col, width in enumerate(least):
+            header.resizeSection(col, max(width, header.sectionSize(col), view.sizeHintForColumn(col)))
+
+    model.rowsInserted.connect(fit)
     return view
