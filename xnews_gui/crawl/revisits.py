@@ -55,15 +55,15 @@ class Revisits:
 
     def request(self, url: str, copy: dict | None, *, depth: int = 1, referrer: str = "",
                 lastmod: datetime | None = None, now: bool = False) -> Request:
+        gone = bool(copy and copy.get("gone"))
         headers = {}
-        if copy and copy.get("gone"):  # a 304 would leave it gone: the page itself says whether it is back
-            copy = dict(copy, etag="", last_modified="")
-        if copy and copy.get("etag"):
-            headers["If-None-Match"] = copy["etag"]
-        if copy and copy.get("last_modified"):
-            headers["If-Modified-Since"] = copy["last_modified"]
+        if copy and not gone:  # a gone one is asked plainly: a 304 would leave it gone, the page itself tells
+            if copy.get("etag"):
+                headers["If-None-Match"] = copy["etag"]
+            if copy.get("last_modified"):
+                headers["If-Modified-Since"] = copy["last_modified"]
         extra = {"lastmod": lastmod.isoformat()} if lastmod is not None else {}
-        if copy and copy.get("gone"):
+        if gone:
             extra["was_gone"] = True  # one 404/410 is enough: it stays gone
         flags = frozenset({"revisit", "now"} if now else {"revisit"})  # now: "Fetch again", queued or not
         return Request(url, "article", depth, referrer, "", 1.0, flags=flags, headers=headers, extra=extra)

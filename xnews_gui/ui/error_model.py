@@ -74,9 +74,11 @@ def error_table(model: ErrorTableModel) -> QTableView:
         header.resizeSection(col, width)
     header.resizeSection(3, 320)
 
-    def fit(*_) -> None:  # a longer site name or kind widens its column, shown or not
-        for col, width in enumerate(least):
-            header.resizeSection(col, max(width, header.sectionSize(col), view.sizeHintForColumn(col)))
+    def fit(_parent, first: int, last: int) -> None:  # a longer site name or kind widens its column, shown or
+        for col in range(len(least)):                     # not (measured on the rows added only)
+            widest = max(text(str(model.data(model.index(row, col)) or "")) for row in range(first, last + 1)) + 24
+            if widest > header.sectionSize(col):
+                header.resizeSection(col, widest)
 
     model.rowsInserted.connect(fit)
     return view
