@@ -57,6 +57,35 @@ def test_syndicated_copies_are_one_story_with_sources(store, data_dir, capsys):
     out, err = capsys.readouterr()
     assert code == 0 and len(out.splitlines()) == 5
 
+    # one site's articles, one per story: site-c's copy is its first of the story, though site-a stored it first
+    code = main(["--data-dir", str(data_dir), "export", "--format", "jsonl", "--profile", "site-c", "--skip-duplicates"])
+    out, err = capsys.readouterr()
+    assert code == 0 and [json.loads(line)["url"] for line in out.splitlines()] == [
+        "https://c.vn/c-3.htm", "https://c.vn/c-4.htm"], err
+    title_word = copy_b.split()[0]
+    code = main(["--data-dir", str(data_dir), "export", "--format", "jsonl", "--profile", "site-b",
+                 "--skip-duplicates", "--query", title_word])
+    out, err = capsys.readouterr()
+    assert code == 0 and [json.loads(line)["url"] for line in out.splitlines()] == ["https://b.vn/bai-9.htm"], err
+
+
+def test_an_export_query_takes_its_limit_from_the_profile_s_matches(store, data_dir, capsys):
+    # the best matches of the whole store belong to another site: the limit is taken after the profile
+    for n in range(6):
+        site = "alpha" if n % 2 else "beta"
+        store.store_article(article(f"https://{site}.vn/{n}.htm", f"Bóng đá {n}",
+                                    "bóng đá bóng đá " * (10 - n) + f"tin {site} số {n}"), site)
+    store.close()
+    code = main(["--data-dir", str(data_dir), "export", "--format", "jsonl", "--query", "bóng",
+                 "--profile", "alpha", "--limit", "2"])
+    out, err = capsys.readouterr()
+    urls = [json.loads(line)["url"] for line in out.splitlines()]
+    assert code == 0 and len(urls) == 2 and all("alpha" in u for u in urls), (urls, err)
+    code = main(["--data-dir", str(data_dir), "export", "--format", "jsonl", "--query", "bóng -beta",
+                 "--limit", "5"])
+    out, err = capsys.readouterr()
+    assert code == 0 and len(out.splitlines()) == 3, err
+
 
 def test_two_sites_with_the_same_stories_are_grouped_by_the_crawl(store, demo_server, demo_profile, tmp_path):
     # the demo site under two names (127.0.0.1 and localhost) is two sites carrying the same 72 stories

@@ -91,6 +91,7 @@ def _check_profile(store, name: str | None) -> None:
 
 
 def _selected_articles(args) -> list[dict]:
+    from ..store.queries import ArticleFilter
     from ..store.repo import search_terms
 
     store = args.store
@@ -102,13 +103,13 @@ def _selected_articles(args) -> list[dict]:
                        f"articles must contain")
     if args.skip_duplicates:
         store.group_duplicates()  # articles stored by an older XNews get their groups now
-    if args.query:
-        rows = store.search(args.query, limit=args.limit or 1_000_000)
-        if args.profile:
-            rows = [a for a in rows if a.profile == args.profile]
-        if args.skip_duplicates:
-            rows = [a for a in rows if a.dup_group is None or a.dup_group == a.id]
-        return [article_dict(a) for a in rows]
+    if args.query:  # the best matches first, among the profile's articles, the limit taken last
+        flt = ArticleFilter(profile=args.profile, text=args.query, hide_hidden_categories=False,
+                            hide_duplicates=args.skip_duplicates)
+        _, selected = store.ordered_columns(flt, sort="id")
+        selected = set(selected)
+        ids = [i for i in store.search_ids(args.query, limit=store.count_articles() + 1) if i in selected]
+        return store.articles_for_export(ids[:args.limit] if args.limit else ids)
     return store.articles_in_order(profile=args.profile, limit=args.limit, skip_duplicates=args.skip_duplicates)
 
 

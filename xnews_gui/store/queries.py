@@ -23,6 +23,7 @@ SORT_KEYS = {
     "published": "a.published",
     "fetched_at": "a.fetched_at",
     "status": "(a.read * 2 - a.starred)",
+    "id": "a.id",  # the order articles were stored in
 }
 ROW_COLUMNS = ("id", "profile", "title", "category", "confidence", "published", "fetched_at",
                "read", "starred", "user_label", "url", "updated_at", "gone_at", "sources")
@@ -42,11 +43,14 @@ class ArticleFilter:
     starred_only: bool = False
     text: str = ""  # FTS5 over title, summary and body
     hide_hidden_categories: bool = True
-    hide_duplicates: bool = False  # one article per story: the first stored of each near-duplicate group
+    # one article per story: the first stored of each near-duplicate group among the articles the rest of
+    # the filter matches (a story whose first copy is another site's still shows under this site's filter)
+    hide_duplicates: bool = False
     gone_only: bool = False  # only the articles their source removed (gone_at set)
 
     def where(self) -> tuple[str, list]:
-        """A SQL condition over the alias ``a`` and its parameters."""
+        """A SQL condition over the alias ``a`` and its parameters (all but ``hide_duplicates``, which
+        ``Queries.ordered_columns`` applies over the articles this condition matches)."""
         parts, params = ["1"], []
         if self.profile:
             parts.append("a.profile = ?")
@@ -67,8 +71,6 @@ class ArticleFilter:
             parts.append("NOT a.read")
         if self.starred_only:
             parts.append("a.starred")
-        if self.hide_duplicates:
-            parts.append("(a.dup_group IS NULL OR a.dup_group = a.id)")
         if self.gone_only:
             parts.append("a.gone_at IS NOT NULL")
         include, exclude = search_terms(self.text) if self.text else ("", "")
@@ -112,14 +114,19 @@ class Queries:
         keys: list = []
         ids = array("q")
         where, params = flt.where()
-        if only_ids is not None:
-            if not only_ids:
-                return keys, ids
-            where += f" AND a.id IN ({','.join('?' * len(only_ids))})"
-            params = params + list(only_ids)
+        if only_ids is not None and not only_ids:
+            return keys, ids
         direction = "DESC" if descending else "ASC"
-        sql = (f"SELECT {sort_expr(sort)} AS k, a.id FROM article a WHERE {where} "
-               f"ORDER BY k {direction}, a.id {direction}")
+        if flt.hide_duplicates:  # the first of each story among the matching articles, then only_ids
+            sql = (f"SELECT k, id FROM (SELECT {sort_expr(sort)} AS k, a.id AS id, "
+                   f"a.id = MIN(a.id) OVER (PARTITION BY COALESCE(a.dup_group, -a.id)) AS first "
+                   f"FROM article a WHERE {where}) a WHERE first")
+        else:
+            sql = f"SELECT {sort_expr(sort)} AS k, a.id AS id FROM article a WHERE {where}"
+        if only_ids is not None:
+            sql += f" AND a.id IN ({','.join('?' * len(only_ids))})"
+            params = params + list(only_ids)
+        sql += f" ORDER BY k {direction}, id {direction}"
         cursor = self.db.execute_sql(sql, params)
         try:
             while rows := cursor.fetchmany(FETCH_ROWS):
@@ -161,13 +168,7 @@ class Queries:
     def articles_in_order(self, profile: str | None = None, limit: int = 0,
                           skip_duplicates: bool = False) -> list[dict]:
         """Full article dicts, oldest first (all, or one profile's; at most ``limit`` when > 0);
-        ``skip_duplicates``: only the first stored article of each story."""
-        m = self.models
-        q = m.Article.select().order_by(m.Article.id)
-        if profile:
-            q = q.where(m.Article.profile == profile)
-        if skip_duplicates:
-            q = q.where(m.Article.dup_group.is_null() | (m.Article.dup_group == m.Article.id))
-        if limit:
-            q = q.limit(limit)
-        return [article_dict(a) for a in q]
+        ``skip_duplicates``: only the first stored article of each story among those."""
+        flt = ArticleFilter(profile=profile, hide_hidden_categories=False, hide_duplicates=skip_duplicates)
+        _, ids = self.ordered_columns(flt, sort="id", descending=False)
+        return self.articles_for_export(list(ids[:limit] if limit else ids))
