@@ -84,7 +84,11 @@ def test_a_watch_fires_once_per_new_matching_article_with_its_feed(cli, tmp_path
     assert code == 2 and "not an http(s) address" in err
     code, out, _ = cli("watch", "add", "bóng đá", "--words", "bong")  # without accents, as `search` reads it
     assert code == 0 and "its Atom feed:" in out
-    code, out, _ = cli("watch", "add", "sport", "--topic", "The thao", "--words", "đội")
+    # the topic as `articles list` and the app show it: the label "The thao" is stored
+    code, out, err = cli("watch", "add", "sport", "--topic", "Thể thao", "--words", "đội")
+    assert code == 0 and "topic Thể thao" in out and "warning" not in err
+    code, _, err = cli("watch", "add", "mine", "--topic", "Ẩm thực")  # no such topic yet: said, kept
+    assert code == 0 and "warning: no stored article has the topic 'Ẩm thực'" in err
     feed = feed_path(data_dir, "bóng đá")
     assert feed.is_file() and ET.parse(feed).getroot().findall(f"{ATOM}entry") == []  # subscribable at once
     assert cli("watch", "add", "bóng đá", "--words", "x")[0] == 2  # the name is taken
@@ -104,6 +108,7 @@ def test_a_watch_fires_once_per_new_matching_article_with_its_feed(cli, tmp_path
     assert sorted(e.find(f"{ATOM}link").get("href") for e in entries) == sorted(base + p for p in wanted)
     code, out, _ = cli("watch", "list")
     assert f"bóng đá\twords \"bong\"\t{len(wanted)} article(s), {len(wanted)} new" in out
+    assert f"sport\twords \"đội\", topic Thể thao\t{len(sport)} article(s)" in out
     assert len(cli("watch", "show", "bóng đá")[1].splitlines()) == len(wanted)
 
     # the same articles again (a fresh crawl fetches them all): none is new, nothing fires

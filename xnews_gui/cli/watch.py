@@ -29,6 +29,7 @@ def register(sub) -> None:
 
 
 def cmd_add(args) -> int:
+    from ..core.text.topics import DISPLAY_NAMES
     from ..export import ExportError
     from ..services.watches import write_feed
 
@@ -37,6 +38,10 @@ def cmd_add(args) -> int:
         known = ", ".join(store.profile_names()) or "none yet"
         raise CliError(f"no profile named {args.site!r} (profiles: {known})")
     watch = store.add_watch(args.name, words=args.words, topic=args.topic, site=args.site, webhook=args.webhook)
+    if watch.topic and watch.topic not in DISPLAY_NAMES and watch.topic not in store.distinct_values("category"):
+        print(f"warning: no stored article has the topic {watch.topic!r} and the bundled topics are "
+              f"{', '.join(DISPLAY_NAMES.values())}: the watch matches only articles labelled {watch.topic!r}",
+              file=sys.stderr)
     try:
         path = write_feed(store, watch.name)  # a feed reader can subscribe before the first match
     except ExportError as exc:

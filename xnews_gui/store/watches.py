@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from peewee import SqliteDatabase
 
+from ..core.text.topics import display_name, label_from_text
 from ..core.text.urls import is_allowed_scheme
 from .db import StoreError
 from .models import utcnow
@@ -40,7 +41,7 @@ class WatchRow:
     webhook: str
 
     def describe(self) -> str:
-        parts = [f'words "{self.words}"' if self.words else "", f"topic {self.topic}" if self.topic else "",
+        parts = [f'words "{self.words}"' if self.words else "", f"topic {display_name(self.topic)}" if self.topic else "",
                  f"site {self.site}" if self.site else ""]
         return ", ".join(p for p in parts if p)
 
@@ -72,6 +73,7 @@ class Watches:
                   webhook: str = "") -> WatchRow:
         name, words = " ".join(str(name).split()), " ".join(str(words or "").split())
         topic, site, webhook = (topic or "").strip() or None, (site or "").strip() or None, (webhook or "").strip()
+        topic = label_from_text(topic) if topic else None  # "Văn hóa" as the app shows it is the label "Van hoa"
         if not _NAME.match(name):
             raise WatchError("a watch needs a name of 1 to 64 characters")
         if not (words or topic or site):
