@@ -154,6 +154,8 @@ class _Printer:
 
 
 def _print_summary(s: dict) -> None:
+    from ..services.watches import webhooks_line
+
     print(f"crawl {s['status']}: {s['pages']} pages ({s['list_pages']} lists, {s['article_pages']} articles), "
           f"{s['articles']} new articles, {s['duplicates']} duplicates, {s['known_skipped']} already known, "
           f"{s['images']} images" + (f", {s['skipped_topic']} left out (skipped topics)" if s.get("skipped_topic") else ""))
@@ -177,6 +179,8 @@ def _print_summary(s: dict) -> None:
               f"brought new links" + (f", {s['more_at_limit']} stopped at a limit" if s.get("more_at_limit") else ""))
     for warning in s.get("warnings", []):
         print(f"  WARNING: {warning}")
+    if webhooks_line(s):
+        print(f"  {webhooks_line(s)}")
     if s.get("fallbacks"):
         print(f"  body: fallback on {s['fallbacks']} article(s) (the main-text extractor filled what the rules missed)")
     for f, urls in (s.get("degraded_fields") or {}).items():

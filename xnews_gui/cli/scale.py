@@ -68,6 +68,7 @@ def cmd_import_items(args) -> int:
         print(f"  ... and {len(report.problems) - 20} more", file=sys.stderr)
     print(f"imported {report.created} new article(s), {report.duplicates} already stored, "
           f"{len(report.problems)} line(s) skipped")
+    _print_webhooks(outlet.add_to({}))
     return 1 if report.problems else 0
 
 
@@ -103,12 +104,23 @@ def cmd_follow_cluster(args) -> int:
         print(f"  skipped {problem}", file=sys.stderr)
     print(f"{summary['status']}: {summary['articles']} new article(s), {summary['duplicates']} already stored, "
           f"{summary['errors']} item(s) not stored, {summary['pages']} pages crawled by the cluster")
+    _print_webhooks(summary)
     return 1 if follower.report.problems or summary["status"] != "finished" else 0
 
 
+def _print_webhooks(summary: dict) -> None:
+    from ..services.watches import webhooks_line
+
+    line = webhooks_line(summary)
+    if line:
+        print(f"  {line}", file=sys.stderr if line.startswith("WARNING") else sys.stdout)
+
+
 def _print_watch(event) -> None:
-    """A new article that matched a watch, as `crawl` prints it."""
-    if event.kind == "watch":
+    """A new article that matched a watch, as `crawl` prints it; a watch's warning (a webhook that failed)."""
+    if event.kind == "log" and event.data.get("warning"):
+        print(f"  {event.data['message']}", file=sys.stderr, flush=True)
+    elif event.kind == "watch":
         data = event.data
         print(f"  \u2605 watch {data['watch']!r}: article {data['id']} {data.get('title', '')} "
               f"{data.get('url', '')}".rstrip(), flush=True)

@@ -143,8 +143,7 @@ class ClusterFollower:
             client.close()
             outlet.close(END_WAIT_S)
         summary = dict(self.stats, status=status)
-        if outlet.sent or outlet.failed:
-            summary["webhooks_sent"], summary["webhooks_failed"] = outlet.sent, outlet.failed
+        outlet.add_to(summary)
         self._emit("finished", summary)
         return summary
 

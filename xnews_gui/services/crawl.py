@@ -113,7 +113,7 @@ class CrawlHandle:
             finally:
                 self._close_outlet()
             self.summary = dict(passes[-1]) if passes else {"status": "stopped"}
-            return self.summary
+            return self.outlet.add_to(self.summary) if self.outlet is not None else self.summary
         summary = None
         try:
             summary = self.runner.run()
@@ -127,9 +127,7 @@ class CrawlHandle:
             self.summary = summary
             self.sink.finish_run(summary)
             self._close_outlet()
-        if self.outlet is not None and (self.outlet.sent or self.outlet.failed):
-            summary["webhooks_sent"], summary["webhooks_failed"] = self.outlet.sent, self.outlet.failed
-        return summary
+        return self.outlet.add_to(summary) if self.outlet is not None else summary
 
     def _close_outlet(self) -> None:
         if self.outlet is not None:

@@ -62,6 +62,16 @@ def write_feed(store, name: str) -> Path:
     return export_articles(articles, "atom", path, store, title=f"XNews: {name}", feed_id=feed_id)
 
 
+def webhooks_line(summary: dict) -> str | None:
+    """The summary's webhook line for people, a WARNING when one failed or is not sent yet."""
+    sent, failed, unsent = (summary.get(f"webhooks_{k}", 0) for k in ("sent", "failed", "unsent"))
+    if not (sent or failed or unsent):
+        return None
+    parts = [f"{sent} sent"] + [f"{failed} failed (see the warnings above)"] * bool(failed) + \
+        [f"{unsent} not sent yet (the next crawl or import sends them)"] * bool(unsent)
+    return ("WARNING: " if failed or unsent else "") + "watch webhooks: " + ", ".join(parts)
+
+
 class WatchOutlet:
     """Called with the hits of each stored batch (``store.watches.Hit``); one thread does the slow part."""
 
@@ -72,7 +82,7 @@ class WatchOutlet:
         self.user_agent = user_agent
         self.backoff_s = backoff_s
         self.post_timeout_s = post_timeout_s
-        self.sent = self.failed = 0
+        self.sent = self.failed = self.unsent = 0  # unsent: still pending when closed (the next run sends them)
         self._cond = threading.Condition()
         self._feeds: dict[str, float] = {}  # watches whose feed is to be written again -> when
         self._written: dict[str, float] = {}  # watch -> when its feed was last written
@@ -116,6 +126,15 @@ class WatchOutlet:
             thread = self._thread
         if thread is not None:
             thread.join(wait_s + self.post_timeout_s + 5)
+        with self._cond:
+            self.unsent = len(self._posts)
+
+    def add_to(self, summary: dict) -> dict:
+        """After ``close``: what the webhooks did, in the run's summary (``webhooks_sent``, ``_failed``,
+        ``_unsent``), when there was anything to send."""
+        if self.sent or self.failed or self.unsent:
+            summary.update(webhooks_sent=self.sent, webhooks_failed=self.failed, webhooks_unsent=self.unsent)
+        return summary
 
     # --- the outlet's thread ------------------------------------------------------------------------
     def _post_later(self, hit_id: int, tries: int, url: str) -> None:
