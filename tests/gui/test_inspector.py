@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html as htmlmod
 import json
+import os
 import re
 
 import pytest
@@ -93,6 +94,9 @@ def test_build_the_demo_profile_by_clicking(qtbot, sites, demo_server, demo_prof
     assert stored.fields == profile.fields and stored.articles == profile.articles
     out = tmp_path / "profiles" / "demo-clicked.json"
     assert sites.export_profile(out) and json.loads(out.read_text())["name"] == "demo-clicked"
+    pipe = tmp_path / "profiles" / "pipe.json"
+    os.mkfifo(pipe)  # chosen in the file dialog: refused at once, the window never hangs on it
+    assert not sites.export_profile(pipe) and "it is not a regular file" in sites.message.text()
     assert sites.profiles.findItems("demo-clicked", Qt.MatchFlag.MatchExactly)
 
     inspector.stop_picking()

@@ -145,7 +145,31 @@ def test_extract_names_what_it_takes(run, tmp_path):
 
 def test_a_write_into_a_missing_folder_names_the_folder(run, tmp_path):
     code, err = run("profiles", "export", "demo", "-o", tmp_path / "nowhere" / "demo.json")
-    assert code == 2 and f"no such folder: {tmp_path / 'nowhere'}" in one_line(err)
+    assert code == 2 and f"{tmp_path / 'nowhere'} does not exist" in one_line(err)
+
+
+@pytest.mark.parametrize("command", [("profiles", "export", "demo"), ("export-conf", "vnexpress.net")])
+def test_a_profile_written_to_a_pipe_is_refused_at_once(run, tmp_path, command):
+    import os
+    import threading
+
+    assert run("import-conf", REPO / "tests" / "data" / "xnews.conf")[0] == 0
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    # a reader, so that a command that writes into the pipe ends instead of hanging the test
+    got = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    code, err = run(*command, "-o", pipe)
+    assert code == 2 and "it is not a regular file" in one_line(err)
+    with open(pipe, "wb"):  # let the reader end
+        pass
+    reader.join(5)
+    assert got == [b""]
+    target = tmp_path / "demo.out"
+    target.write_text("kept", encoding="utf-8")
+    code, _ = run(*command[:-1], "no-such-profile", "-o", target)
+    assert code == 2 and target.read_text(encoding="utf-8") == "kept" and not list(tmp_path.glob("*.part"))
 
 
 def test_an_empty_search_and_binary_inputs(run, tmp_path):

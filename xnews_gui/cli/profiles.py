@@ -85,7 +85,7 @@ def cmd_profiles_import(args) -> int:
 def cmd_profiles_export(args) -> int:
     text = profile_argument(args.name, args.store).to_json()
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write(args.output, text)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -216,7 +216,17 @@ def cmd_export_conf(args) -> int:
     if not text:
         raise CliError("none of these profiles can be written as xnews.conf")
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _write(output: str, text: str) -> None:
+    """A regular file only, whole or not at all (a pipe would hang the command, a device be overwritten)."""
+    from ..export import ExportError, write_text
+
+    try:
+        write_text(output, text)
+    except ExportError as exc:
+        raise CliError(str(exc)) from None

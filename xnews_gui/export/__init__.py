@@ -27,6 +27,7 @@ import uuid
 from datetime import datetime, timezone
 from email.utils import format_datetime
 from pathlib import Path
+from typing import Callable
 from xml.etree import ElementTree as ET
 
 from ..core.extraction.sanitize import sanitize_html
@@ -81,18 +82,11 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    out = check_target(out)
-    tmp = out.with_name(out.name + ".part")
-    for path in (out, tmp):
-        _only_regular(path)
-    try:
-        tmp.unlink(missing_ok=True)  # left by an export that was killed
-    except OSError as exc:
-        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
     if image_lookup is None:
         image_lookup = cached_image_lookup(store) if store is not None else (lambda _url: None)
     articles = [clean_article(a) for a in articles]
-    try:
+
+    def write(tmp: Path) -> None:
         if fmt == "jsonl":
             _jsonl(articles, tmp)
         elif fmt == "csv":
@@ -105,6 +99,26 @@ def export_articles(articles: list[dict], fmt: str, out: Path, store=None,
             write_html(articles, tmp, title, image_lookup)
         else:
             write_epub(articles, tmp, title, image_lookup)
+
+    return write_through_part(out, write)
+
+
+def write_text(out, text: str) -> Path:
+    """A text file (a profile's JSON, an xnews.conf) written the way an export is (``write_through_part``)."""
+    return write_through_part(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def write_through_part(out, write: Callable[[Path], None]) -> Path:
+    """``write(tmp)`` into ``<out>.part``, flushed to the disk, then renamed to ``out``: only a regular file
+    is written (a pipe would hang the writer, a device be overwritten), and a failed or killed write
+    leaves ``out`` as it was. ExportError says why it could not be written."""
+    out = check_target(out)
+    tmp = out.with_name(out.name + ".part")
+    for path in (out, tmp):
+        _only_regular(path)
+    try:
+        tmp.unlink(missing_ok=True)  # left by an export that was killed
+        write(tmp)
         _sync(tmp)
         _only_regular(out)  # still: it may have been replaced while we wrote
         tmp.replace(out)

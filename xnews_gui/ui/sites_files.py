@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from ..export import ExportError, write_text
 from ..services.profiles import read_profile_file
 from . import store_ops
 from .folders import remember_folder, start_folder
@@ -22,9 +23,12 @@ class ProfileFiles:
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(profile.to_json(), encoding="utf-8")
+            write_text(path, profile.to_json())
         except OSError as exc:
             self._message(f"Could not write {path}: {exc.strerror or exc}", error=True)
+            return False
+        except ExportError as exc:
+            self._message(f"Could not export the profile: {exc}", error=True)
             return False
         self._message(f"Exported to {path}.")
         return True
