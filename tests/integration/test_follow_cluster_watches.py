@@ -5,6 +5,7 @@ desktop crawl. A real Redis server; the workers' items as they push them."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -61,3 +62,39 @@ def test_import_items_tells_the_watches_of_the_new_articles_it_stores(cli, data_
     assert code == 0 and "imported 0 new article(s), 3 already stored" in out and "\u2605" not in out
     feed = data_dir / "watches" / "bong-da.atom"
     assert feed.is_file() and feed.read_text(encoding="utf-8").count("<entry>") == 2
+
+
+def test_a_follower_ends_when_the_workers_left_requests_queued(tmp_path):
+    """Workers stopped at their page limit, killed or stopped by hand leave requests queued: the follower
+    waits for another worker a while, then ends 'stopped', saying how many are left (it followed forever)."""
+    if which_redis() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    from xnews_gui.services.cluster import ClusterFollower
+    from xnews_gui.store import Store
+
+    redis = RedisServer(tmp_path)
+    try:
+        client, prefix = redis.client, "xnews:demo:"
+        client.rpush(prefix + "items", worker_item(1, "Bóng đá: đội tuyển thắng"))
+        client.zadd(prefix + "queue", {'7 {"url": "http://news.test/the-thao/p2.htm"}': 1,
+                                       '8 {"url": "http://news.test/the-thao/p3.htm"}': 2})
+        seconds, _micros = client.time()
+        client.zadd(prefix + "workers", {"host:1:w": (seconds + 1) * 1000})  # its last heartbeat
+        with Store.open(tmp_path / "data") as store:
+            follower = ClusterFollower("demo", redis.url, store)
+            follower.abandoned_s = 1.0
+            result = []
+            thread = threading.Thread(target=lambda: result.append(follower.run()))
+            thread.start()
+            thread.join(15)
+            ended = not thread.is_alive()
+            follower.stop()
+            thread.join(10)
+        assert ended, "the follower went on following workers that had left"
+        assert client.zcard(prefix + "queue") == 2  # kept for the next workers
+    finally:
+        redis.stop()
+    summary = result[0]
+    assert summary["status"] == "stopped" and summary["articles"] == 1
+    assert summary["stopped_reason"].startswith("the workers left with 2 request(s) still queued")

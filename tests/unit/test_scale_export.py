@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import zipfile
 from pathlib import Path
 
@@ -75,9 +76,14 @@ def test_scrapy_project_export_writes_a_standalone_project(cli, tmp_path):
     requirements = (out / "requirements.txt").read_text()
     assert "xnews-worker==" in requirements and "--find-links ./wheels" in requirements
     assert list((out / "wheels").glob("xnews_worker-*.whl"))
-    # a second export into the same folder replaces the first
-    code, _, err = cli("scrapy-project", "--profile", "demo", "--no-model", "-o", str(out))
-    assert code == 0, err and not (out / "xnews_scrapy" / "model").exists()
+    assert "max_pages" not in err  # the demo has none
+    # a second export into the same folder replaces the first; a page limit says it holds for each worker
+    limited = json.loads((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    limited["name"], limited["crawl"] = "demo10", dict(limited.get("crawl") or {}, max_pages=10)
+    (tmp_path / "demo10.json").write_text(json.dumps(limited), encoding="utf-8")
+    code, _, err = cli("scrapy-project", "--profile", str(tmp_path / "demo10.json"), "--no-model", "-o", str(out))
+    assert code == 0 and not (out / "xnews_scrapy" / "model").exists(), err
+    assert "demo10's max_pages 10 holds for each worker: in a cluster of N workers they fetch up to N x 10" in err
 
 
 def test_scrapy_project_refuses_a_folder_that_is_not_its_own(cli, tmp_path):

@@ -45,6 +45,10 @@ def cmd_scrapy_project(args) -> int:
           + ("" if model else " (no topic model)"))
     print(f"  cd {args.output} && python -m pip install -r requirements.txt && "
           f"scrapy crawl xnews -a profile={profiles[0].name} -O items.jsonl")
+    for p in profiles:
+        if p.crawl.max_pages:
+            print(f"  note: {p.name}'s max_pages {p.crawl.max_pages} holds for each worker: in a cluster of N "
+                  f"workers they fetch up to N x {p.crawl.max_pages} pages", file=sys.stderr)
     return 0
 
 
@@ -104,6 +108,8 @@ def cmd_follow_cluster(args) -> int:
         print(f"  skipped {problem}", file=sys.stderr)
     print(f"{summary['status']}: {summary['articles']} new article(s), {summary['duplicates']} already stored, "
           f"{summary['errors']} item(s) not stored, {summary['pages']} pages crawled by the cluster")
+    if summary.get("stopped_reason"):
+        print(f"  {summary['stopped_reason']}", file=sys.stderr)
     _print_webhooks(summary)
     return 1 if follower.report.problems or summary["status"] != "finished" else 0
 

@@ -9,7 +9,9 @@ its page (``frontier.RedisFrontier``) and count their pages in ``xnews:<profile>
 reads up to ``BATCH`` items, stores them through the importer (``store.importer``: each line checked, the body
 sanitised again, one transaction) and only then removes them from the list: killed in between, the
 next follower stores them again and the store's uniqueness makes that a no-op. The crawl is over when
-workers were seen, none is left, the frontier is empty and every item is drained. Events: "article"
+workers were seen, none is left, the frontier is empty and every item is drained; when the workers
+left with requests still queued (stopped, killed, at their page limit), the follower waits ``ABANDONED_S``
+for another worker, then ends "stopped", its ``stopped_reason`` saying what is left. Events: "article"
 for each new article, "stats" every ``stats_interval`` seconds (pages, articles, queue, workers),
 "error" for an item not stored, "watch" for a new article that matches a watch (its feed and webhook
 follow, as in a desktop crawl), "finished" with the summary. One follower per profile at a time.
@@ -28,6 +30,9 @@ from .watches import END_WAIT_S, WatchOutlet
 
 BATCH = 200
 POLL_S = 0.25
+# the last worker gone, requests still queued and every item stored: the time left for another worker to
+# start before the follower ends, "stopped" with what is left (the workers' own timeout is 10 s)
+ABANDONED_S = 30.0
 
 
 REDIS_SCHEMES = ("redis", "rediss", "unix")
@@ -95,6 +100,8 @@ class ClusterFollower:
         self._started = time.monotonic()
         self._counts = {"pages": 0, "queue": 0, "workers": 0}
         self._seen_workers = False
+        self._abandoned_since: float | None = None
+        self.abandoned_s = ABANDONED_S
 
     # --- control (any thread) ----------------------------------------------------------
     def stop(self) -> None:
@@ -135,6 +142,9 @@ class ClusterFollower:
                 if over and not drained:
                     status = "finished"
                     break
+                if self._abandoned_since is not None and now - self._abandoned_since >= self.abandoned_s:
+                    status = "stopped"
+                    break
                 if drained < BATCH:
                     self._stop.wait(POLL_S)
         finally:
@@ -143,6 +153,9 @@ class ClusterFollower:
             client.close()
             outlet.close(END_WAIT_S)
         summary = dict(self.stats, status=status)
+        if status == "stopped" and self._abandoned_since is not None:
+            summary["stopped_reason"] = (f"the workers left with {self._counts['queue']} request(s) still queued; "
+                                         f"start workers to go on (the queue is kept in Redis)")
         outlet.add_to(summary)
         self._emit("finished", summary)
         return summary
@@ -182,6 +195,10 @@ class ClusterFollower:
         pages, queued, workers, items = pipe.execute()
         self._counts = {"pages": int(pages or 0), "queue": int(queued), "workers": int(workers)}
         self._seen_workers = self._seen_workers or workers > 0
+        if self._seen_workers and not workers and queued and not items:
+            self._abandoned_since = self._abandoned_since or time.monotonic()
+        else:
+            self._abandoned_since = None
         return self._seen_workers and not workers and not queued and not items
 
     def _problem(self, where: str, message: str) -> None:
