@@ -91,3 +91,38 @@ def test_proxies_are_set_in_settings_and_shown_masked(qtbot, store, data_dir, de
     assert again.proxies.own.toPlainText() == "socks5://me:***@127.0.0.1:1080"
     ok(again)
     assert ProxyConfig.load(data_dir).everywhere == ["http://u:pass1@127.0.0.1:3128"]
+
+
+def test_a_data_folder_that_cannot_be_written_is_refused_when_saved_and_said_at_start(qtbot, data_dir, tmp_path,
+                                                                                       monkeypatch):
+    from PySide6.QtTest import QTest
+
+    from tests.gui.dialogs import answer
+    from xnews_gui import paths
+    from xnews_gui.ui.app import _choose_data_dir
+
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, where a folder is wanted")
+    dialog = SettingsDialog(Preferences.load(), str(data_dir))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.mouseClick(dialog.data_dir, Qt.MouseButton.LeftButton)
+    QTest.keyClicks(dialog.data_dir, str(blocker / "data"))
+    seen = answer("OK")
+    ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "text" in seen, timeout=5000)
+    assert "is not writable" in seen["text"] and str(blocker / "data") in seen["text"]
+    assert dialog.isVisible() and dialog.result() != SettingsDialog.DialogCode.Accepted  # not saved
+
+    # a folder saved earlier that has become unusable: the window says so at start, not only the terminal
+    monkeypatch.delenv("XNEWS_HOME", raising=False)
+    before = Preferences.load()
+    try:
+        Preferences(**{**before.__dict__, "data_dir": str(blocker / "data")}).save()
+        default = paths.data_dir(None)
+        used, why = _choose_data_dir(default)
+        assert used == default and why.startswith(f"the data folder {blocker / 'data'} is not writable")
+    finally:
+        before.save()

@@ -40,18 +40,20 @@ def freeze_start_up_objects() -> None:
     gc.freeze()
 
 
-def _choose_data_dir(data_dir: Path) -> Path:
-    """The folder from Settings wins over the default one, not over --data-dir / XNEWS_HOME."""
+def _choose_data_dir(data_dir: Path) -> tuple[Path, str]:
+    """The folder from Settings wins over the default one, not over --data-dir / XNEWS_HOME; with why the
+    default is used instead when the chosen one cannot be ('' when it can)."""
     from .. import paths
     from .settings import Preferences
 
     chosen = Preferences.load().data_dir
     if chosen and Path(data_dir) == paths.data_dir(None) and not os.environ.get("XNEWS_HOME"):
         try:
-            return paths.ensure_writable(Path(chosen).expanduser())
+            return paths.ensure_writable(Path(chosen).expanduser()), ""
         except paths.DataDirError as exc:
             print(f"xnews: {exc}; using {data_dir}", file=sys.stderr)
-    return Path(data_dir)
+            return Path(data_dir), str(exc).split("; choose another")[0]
+    return Path(data_dir), ""
 
 
 def run(data_dir: Path) -> int:
@@ -66,7 +68,7 @@ def run(data_dir: Path) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv)
     app.setWindowIcon(icons.named("articles"))
-    data_dir = _choose_data_dir(data_dir)
+    data_dir, not_chosen = _choose_data_dir(data_dir)
     try:
         crash = crash_log.install(paths.ensure_writable(data_dir))
     except (OSError, paths.DataDirError) as exc:
@@ -85,6 +87,11 @@ def run(data_dir: Path) -> int:
     window = MainWindow(store)
     window.show()
     QTimer.singleShot(SETTLE_MS, freeze_start_up_objects)
+    if not_chosen:  # the library would look empty with no word why
+        QTimer.singleShot(0, lambda: QMessageBox.warning(
+            window, "Data folder", f"{not_chosen[:1].upper()}{not_chosen[1:]}: it is the folder chosen in "
+            f"Settings.\n\nThis session uses {data_dir} instead. Choose another folder in File > Settings, "
+            "or make that one writable and start XNews again."))
     if crash is not None and crash.previous_crash is not None:
         window.statusBar().showMessage(f"XNews ended unexpectedly last time; its last moments are in "
                                        f"{crash.previous_crash}", 30000)

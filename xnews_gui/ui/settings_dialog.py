@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -81,12 +82,32 @@ class SettingsDialog(QDialog):
         self.proxies = ProxyBox(current_data_dir, profiles)  # kept in the data folder, not in the preferences
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(lambda: self.proxies.save() and self.accept())
+        buttons.accepted.connect(lambda: self._data_dir_usable() and self.proxies.save() and self.accept())
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         for w in (data_box, crawl_box, self.proxies, image_box, model_box):
             layout.addWidget(w)
         layout.addWidget(buttons)
+
+    def _data_dir_usable(self) -> bool:
+        """A data folder typed or chosen must be one XNews can write to, else it is said here, not after
+        the next start (which would fall back to the default folder)."""
+        from pathlib import Path
+
+        from ..paths import DataDirError, ensure_writable
+
+        text = self.data_dir.text().strip()
+        if not text or Path(text).expanduser() == Path(self._current_data_dir):
+            return True
+        try:
+            ensure_writable(Path(text).expanduser())
+        except DataDirError as exc:
+            why = str(exc).split("; choose another")[0]
+            QMessageBox.warning(self, "Data folder", f"{why[:1].upper()}{why[1:]}.\n\nChoose a folder you can "
+                                "write to, or leave the field empty for the default one.")
+            self.data_dir.setFocus()
+            return False
+        return True
 
     def _browse(self) -> None:
         path = QFileDialog.getExistingDirectory(self, "Data folder", self.data_dir.text() or self._current_data_dir)
