@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import sys
@@ -88,10 +89,10 @@ def run(data_dir: Path) -> int:
     window.show()
     QTimer.singleShot(SETTLE_MS, freeze_start_up_objects)
     if not_chosen:  # the library would look empty with no word why
-        QTimer.singleShot(0, lambda: QMessageBox.warning(
-            window, "Data folder", f"{not_chosen[:1].upper()}{not_chosen[1:]}: it is the folder chosen in "
-            f"Settings.\n\nThis session uses {data_dir} instead. Choose another folder in File > Settings, "
-            "or make that one writable and start XNews again."))
+        QTimer.singleShot(0, functools.partial(
+            QMessageBox.warning, window, "Data folder", f"{not_chosen[:1].upper()}{not_chosen[1:]}: it is the "
+            f"folder chosen in Settings.\n\nThis session uses {data_dir} instead. Choose another folder in "
+            "File > Settings, or make that one writable and start XNews again."))
     if crash is not None and crash.previous_crash is not None:
         window.statusBar().showMessage(f"XNews ended unexpectedly last time; its last moments are in "
                                        f"{crash.previous_crash}", 30000)
