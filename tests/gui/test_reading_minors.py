@@ -185,3 +185,27 @@ def test_the_chart_axis_shows_thousands_whole(qtbot, tmp_path):
     for _ in range(10):
         chart.add(0, 123_456)
     assert chart.axis_labels()[1][:2] == ["200k", "150k"]
+
+
+def test_a_letter_typed_in_the_open_topic_list_chooses_a_topic_and_runs_no_shortcut(qtbot, window, make_articles, store):
+    """T opens the topic list; S in it went to the reader's Star (and O opened the browser, the link left on the
+    clipboard): a letter now moves the list to a topic, as in any list."""
+    from PySide6.QtTest import QTest
+
+    view = window.articles
+    make_articles(5)
+    loaded(qtbot, view)
+    click_row(qtbot, view, 1)
+    aid = view.reader.article["id"]
+    QTest.keyClick(view.table, Qt.Key.Key_T)
+    popup = view.reader.category.view()
+    qtbot.waitUntil(popup.isVisible, timeout=3000)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_S)
+    assert not store.get_article(aid).starred
+    assert popup.currentIndex().data() == "Sức khỏe" and popup.isVisible()
+    qtbot.wait(QApplication.keyboardInputInterval() + 100)  # a new search, not "so"
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_O)
+    assert "browser" not in window.statusBar().currentMessage()
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not popup.isVisible(), timeout=3000)
+    assert store.get_article(aid).user_label is None and not store.get_article(aid).starred

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWebEngineCore import QWebEngineLoadingInfo
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QStyle, QToolBar, QVBoxLayout, QWidget
@@ -71,6 +71,7 @@ class ReaderView(QWidget):
         self.category.lineEdit().setPlaceholderText(NO_ARTICLE)
         self.category.activated.connect(self._category_chosen)
         self.category.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._letters_to_list = LettersToTheList(self.category.view())
         # the topic is on a row of its own: in the toolbar it went into the overflow menu on a small screen
         self.topic_bar = QWidget(self)
         topic_row = QHBoxLayout(self.topic_bar)
@@ -369,3 +370,19 @@ def prepare_article(store: Store, article_id: int, css: str,
     labels = set(store.distinct_values("category")) | set(DISPLAY_NAMES)
     labels |= {article["category"]} if article["category"] else set()
     return article, html, vi_sorted(labels, key=display_name)
+
+
+class LettersToTheList(QObject):
+    """While the topic list is open, a letter typed chooses a topic (the list's own keyboard search) instead
+    of running the reader's one-letter shortcuts: S starred the article, O opened it in a browser."""
+
+    def __init__(self, view):
+        super().__init__(view)
+        view.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.ShortcutOverride and event.text().isprintable() and event.text() \
+                and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier):
+            event.accept()  # the key goes to the list as a key press, not to a shortcut
+            return True
+        return False
