@@ -77,7 +77,12 @@ def test_a_watch_made_with_the_mouse_tells_of_each_new_match_once(qtbot, window,
         dialog = panel.dialog
         qtbot.waitExposed(dialog)
         type_into(dialog.words, "bong")  # no accents needed, as in a search
-        assert dialog.name.text() == "bong"  # named after its words unless given a name
+        assert dialog.name.placeholderText() == "bong" and dialog.chosen_name() == "bong"  # unless given a name
+        type_into(dialog.name, "Tin bong")  # a name typed is the name, not more of the suggestion
+        assert dialog.chosen_name() == "Tin bong"
+        dialog.name.clear()
+        topics = [dialog.topic.itemText(i) for i in range(dialog.topic.count())]
+        assert topics[0] == "Any topic" and {"Đời sống", "Văn hóa", "Vi tính"} <= set(topics)  # none stored yet
         type_into(dialog.webhook, hook.url)
         dialog.grab().save(str(shots / "watch-1-new.png"))
         press(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok))
@@ -101,13 +106,18 @@ def test_a_watch_made_with_the_mouse_tells_of_each_new_match_once(qtbot, window,
     feed = ET.parse(feed_path(data_dir, "bong")).getroot().findall(f"{ATOM}entry")
     assert sorted(e.find(f"{ATOM}link").get("href") for e in feed) == sorted(base + p for p in wanted)
     assert sorted(p["url"] for p in hook.posts) == sorted(base + p for p in wanted)
-    press(bar, bar.tabRect(TABS.index("articles")).center())
     window.grab().save(str(shots / "watch-2-badge.png"))
 
-    # its own list: a click shows it (seen: the badge goes) and a click on an article opens it in the reader
+    # the Articles tab shows the watch, still selected, and its list: looked at, its articles are seen
+    press(bar, bar.tabRect(TABS.index("articles")).center())
+    assert panel.isVisible() and panel.current_name() == "bong" and panel.hits.count() == len(wanted)
+    qtbot.waitUntil(lambda: "\u2605" not in window.tabs.tabText(TABS.index("articles")), timeout=5000)
+    assert window.watches_button.text() == "\u2605 Watches" and store.unseen_watch_hits() == {}
+    assert panel.list.item(0).text() == f"bong \u2014 {len(wanted)}"
+
+    # a click on an article of its list opens it in the reader
     press_item(qtbot, panel.list, 0)
     assert panel.hits.count() == len(wanted)
-    qtbot.waitUntil(lambda: "\u2605" not in window.tabs.tabText(TABS.index("articles")), timeout=5000)
     with qtbot.waitSignal(articles.reader.pageReady, timeout=15_000):
         press_item(qtbot, panel.hits, 1)
     assert articles.reader.article["id"] == panel.hits.item(1).data(Qt.ItemDataRole.UserRole)

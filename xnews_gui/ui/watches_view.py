@@ -14,9 +14,10 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
-from ..core.text.topics import display_name
+from ..core.text.topics import DISPLAY_NAMES, display_name
 from ..services.watches import feed_path, write_feed
 from ..store import Store
+from ..store.collation import vi_sorted
 from ..store.watches import WatchError
 from . import store_ops
 
@@ -35,7 +36,8 @@ class NewWatchDialog(QDialog):
         self.words = QLineEdit(words, placeholderText="words every new article must hold (no accents needed)")
         self.topic = QComboBox()
         self.topic.addItem("Any topic", None)
-        for label in store.distinct_values("category"):
+        # the model's topics too, not only those stored yet: a watch may wait for the first of a topic
+        for label in vi_sorted(set(DISPLAY_NAMES) | set(store.distinct_values("category")), key=display_name):
             self.topic.addItem(display_name(label), label)
         self.site = QComboBox()
         self.site.addItem("Any site", None)
@@ -64,12 +66,17 @@ class NewWatchDialog(QDialog):
         self.resize(520, self.sizeHint().height())
 
     def _suggest_name(self, text: str) -> None:
-        if not self.name.isModified():
-            self.name.setText(text.strip()[:64])
+        """The words, as the name's placeholder: the watch is named so unless a name is typed (a suggestion
+        set as text took a name typed after it as more of the same: "bong daBóng đá")."""
+        self.name.setPlaceholderText(" ".join(text.split())[:64] or "e.g. Giá vàng")
+
+    def chosen_name(self) -> str:
+        return self.name.text().strip() or self.name.placeholderText() if self.words.text().strip() \
+            else self.name.text()
 
     def _save(self) -> None:
         try:
-            self.created = self.store.add_watch(self.name.text(), words=self.words.text(),
+            self.created = self.store.add_watch(self.chosen_name(), words=self.words.text(),
                                                 topic=self.topic.currentData(), site=self.site.currentData(),
                                                 webhook=self.webhook.text())
         except WatchError as exc:
@@ -148,6 +155,8 @@ class WatchesPanel(QWidget):
         self.remove_button.setEnabled(self.list.count() > 0)
         if current and self.current_name() == current:
             self._fill_hits(current)
+            if self.isVisible():  # new matches of the watch being looked at are seen (the badge does not grow)
+                self._mark_seen(current)
         elif not self.current_name():
             self.hits.clear()
             self.feed.setText("Select a watch to see its articles." if self.list.count() else
@@ -168,6 +177,14 @@ class WatchesPanel(QWidget):
         if not name:
             return
         self._fill_hits(name)
+        self._mark_seen(name)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        """The panel shown (★ Watches, the Articles tab) with a watch selected: its list is looked at."""
+        super().showEvent(event)
+        self._show_selected()
+
+    def _mark_seen(self, name: str) -> None:
         if self.store.unseen_watch_hits().get(name):
             store_ops.write(self.store.mark_watch_seen, name, owner=self, on_done=lambda _r: self._seen())
 
