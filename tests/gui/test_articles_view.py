@@ -108,6 +108,16 @@ def test_the_reader_drops_an_article_the_search_excludes_and_keeps_one_it_includ
     expect_row(qtbot, view, 0, lambda: click(view, 0))
     assert view.reader.article["title"] == other
 
+    # a search with no word in it ("(", a bare "title:") finds nothing and says why, not only "0 articles"
+    for typed in ("(", "title:"):
+        view.search.clear()
+        qtbot.mouseClick(view.search, Qt.MouseButton.LeftButton)
+        with qtbot.waitSignal(view.model.loaded, timeout=5000):
+            QTest.keyClicks(view.search, typed)
+        qtbot.waitUntil(lambda: view.count.text() == "no word", timeout=5000)
+        assert view.model.total() == 0 and "has no word to search for" in view.count.toolTip()
+        qtbot.waitUntil(lambda: "has no word to search for" in heading(qtbot, view.reader), timeout=10000)
+
 
 ENGLISH = ("The city council met on Tuesday evening to discuss the new budget for schools, roads and the "
            "public library, and agreed to publish the full plan before the end of the month.")

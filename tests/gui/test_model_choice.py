@@ -159,6 +159,9 @@ def test_the_confidence_floor_is_chosen_on_the_screen_and_used_by_crawls(qtbot, 
     click(qtbot, tab_bar, tab_bar.tabRect(view.details.indexOf(view.floor_box)).center())
     own = TopicClassifier.load(BUNDLED_MODEL).floor  # the shipped model's own floor, from its card
     qtbot.waitUntil(lambda: f"the model's own ({own:.2f})" in view.floor_box.spin.specialValueText(), timeout=5000)
+    spin = view.floor_box.spin  # its text whole, not "odel's own (0.45)"
+    edit = spin.lineEdit()
+    assert edit.width() >= edit.fontMetrics().horizontalAdvance(spin.specialValueText()), edit.width()
     view.floor_box.spin.setValue(0.7)
     click(qtbot, view.floor_box.apply_button)
     assert Registry(store.root).floor() == pytest.approx(0.7)

@@ -83,6 +83,9 @@ def test_search_leaves_out_minus_words_and_reads_phrases_and_parts(store):
     store.store_article(art("http://e.com/4.htm", title="Giá ô tô giảm", body="Xe hơi rẻ hơn."), "p")
     store.store_article(art("http://e.com/5.htm", title="Tô phở ông Hùng", body="Một tô phở nóng."), "p")
     assert found("ô tô") == ["4.htm"]  # only the last word is a prefix: "ô"* matched "ông"
+    store.store_article(art("http://e.com/6.htm", title="Title of a story", body="Its text."), "p")
+    assert found("title:") == [] and found("text:") == []  # a part named, its word not typed yet: no word
+    assert found("title: Maya") == ["3.htm"]  # "title: Maya" as typed with a space: Maya, anywhere
     from xnews_gui.store.queries import ArticleFilter  # the Articles list's search: the same words, the same rows
 
     listed = lambda text: sorted(i for _, i in store.ordered_keys(ArticleFilter(text=text)))  # noqa: E731

@@ -26,6 +26,7 @@ INTERRUPTED = "interrupted"  # CrawlRun.status of a run whose process died witho
 
 _TERM = re.compile(r'(-)?(?:(title|summary|text):)?(?:"([^"]*)"?|([^\s"]+))', re.I)
 _COLUMNS = {"title": "title", "summary": "summary", "text": "body_text"}
+_BARE_COLUMNS = {f"{c}:" for c in _COLUMNS}
 
 
 def search_terms(text: str) -> tuple[str, str]:
@@ -38,7 +39,7 @@ def search_terms(text: str) -> tuple[str, str]:
     for match in _TERM.finditer(text):
         negative, column, phrase, token = match.groups(default="")
         words = re.findall(r"\w+", phrase or token, flags=re.UNICODE)
-        if not words:
+        if not words or (not column and token.lower() in _BARE_COLUMNS):  # "title:" with no word yet
             continue
         where = f"{_COLUMNS[column.lower()]} : " if column else ""
         if negative or phrase:

@@ -15,6 +15,7 @@ from ..core.text.topics import display_name
 from ..store import Store
 from ..store.collation import vi_sorted
 from ..store.queries import UNCATEGORIZED, ArticleFilter
+from ..store.repo import search_terms
 from . import workers
 from .article_export import ArticleExport
 from .article_menu import ArticleMenu
@@ -281,6 +282,13 @@ class ArticlesView(QWidget):
     def _show_count(self) -> None:
         n = self.model.total()
         text = f"{n:,} article{'s' if n != 1 else ''}"
+        typed = self.search.text().strip()
+        if typed and not any(search_terms(typed)):  # "(" or a bare "title:": nothing to look for, said so
+            why = f"“{typed[:40]}” has no word to search for: type a word (after title:, summary: or text: too)"
+            self.count.setText("no word")
+            self.count.setToolTip(why)
+            self.reader.clear(why)
+            return
         fits = self.count.fontMetrics().horizontalAdvance(text) <= self.count.width()
         self.count.setText(text if fits else f"{n:,}")  # a small screen: the number alone
         self.count.setToolTip(text)

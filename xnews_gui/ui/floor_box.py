@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView, QDoubleSpinBox, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
-    QTableWidgetItem, QVBoxLayout,
+    QStyle, QTableWidgetItem, QVBoxLayout,
 )
 
 OWN = -0.05  # the spin box's special value: each model's own floor
@@ -71,6 +71,9 @@ class FloorBox(QGroupBox):
         own_value = own.get("value")
         self.spin.setSpecialValueText(f"the model's own ({own_value:.2f})" if isinstance(own_value, (int, float))
                                       else "the model's own")
+        # the box is sized before its special text is known: wide enough for it and its arrows
+        self.spin.setMinimumWidth(self.spin.fontMetrics().horizontalAdvance(self.spin.specialValueText() + "  ")
+                                  + self.spin.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent) + 16)
         self.spin.setValue(OWN if chosen is None else chosen)
         rows = floor_rows(card)
         self.table.setRowCount(len(rows))

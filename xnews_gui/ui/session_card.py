@@ -151,6 +151,8 @@ class SessionCard(QFrame):
         self.detail.setVisible(bool(html_text))
 
     def set_summary(self, summary: dict) -> None:
+        if summary.get("pages_per_s") is not None:  # the whole run's, not the last second's (0 while it ended)
+            self.values["rate"].setText(f"{summary['pages_per_s']:.1f}")
         known = summary.get("known_skipped", 0) + summary.get("duplicates", 0)  # links and sitemap entries stored already
         parts = [f"{counted(summary.get('pages', 0), 'page')}, {counted(summary.get('articles', 0), 'new article')}, "
                  f"{known:,} already known, {counted(summary.get('images', 0), 'image')}, "
