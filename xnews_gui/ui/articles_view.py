@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QUrl, Qt, QTimer, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSplitter, QToolButton, QVBoxLayout,
+    QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSplitter, QVBoxLayout,
     QWidget,
 )
 
@@ -55,10 +55,9 @@ class ArticlesView(QWidget):
         self.starred = QCheckBox("Starred")
         self.one_per_story = QCheckBox("1 per story", toolTip="Hide near-duplicates: only the first stored copy of "
                                        "each story shows (a title's tooltip counts its sources)")
-        # ✕, as the Status column marks them (a word would not fit the bar on a small screen)
-        self.removed = QToolButton(text="✕", checkable=True, autoRaise=True,
-                                   toolTip="Removed: only the articles their source removed (kept here, readable)")
-        self.removed.setAccessibleName("Removed")
+        # a box like the other filters (a lone ✕ read as "clear the filters" and emptied the list unexplained)
+        self.removed = QCheckBox("Removed", toolTip="Only the articles their source removed (kept here, readable; "
+                                 "marked ✕ in the Status column)")
         self.count = QLabel()
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         # the count may be cut on a small screen (the tab's title says it too); the filters may not
