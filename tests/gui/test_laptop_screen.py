@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton, QAbstractItemView, QAbstractScrollArea, QAbstractSpinBox, QApplication, QComboBox, QLineEdit,
@@ -277,6 +277,15 @@ def test_a_split_that_leaves_the_table_unreadable_is_not_kept(qtbot, laptop, sto
     table = view.table
     assert view.splitter.sizes()[0] < table.readable_width()  # squeezed...
     assert table.columnWidth(1) >= table.title_minimum()  # ...the titles stay readable: it scrolls sideways
+    bold = table.font()
+    bold.setBold(True)  # an unread row's title: 24 characters of a real headline fit, not 17 to 19
+    headline = "Quốc hội yêu cầu đẩy mạnh cải cách"[:24]
+    assert table.title_minimum() >= QFontMetrics(bold).horizontalAdvance(headline)
+    press_watches = window.watches_button  # the Watches panel takes room from the table, not from its titles
+    qtbot.mouseClick(press_watches, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(view.watches.isVisible, timeout=3000)
+    qtbot.wait(50)
+    assert table.columnWidth(1) >= table.title_minimum()
     window.save_state()
     window.close()
     again = MainWindow(store)
