@@ -42,6 +42,28 @@ def test_a_start_page_that_is_an_article_is_named(demo_server, demo_profile):
     assert report.start_is_article and "start page is an article" in report.warning()
 
 
+def test_a_start_page_listing_sections_only_is_not_called_an_article(demo_server, demo_profile):
+    """A directory listing (or a site map) that links to section pages only: its text made it read as an
+    article, though its address is not an article's and the sections it links to reach every article."""
+    from xnews_gui.core.extraction.links import page_links
+
+    start = demo_server.url.rstrip("/") + "/sections/"
+    _, sections = page_links(demo_profile, _fetch(demo_server.url), demo_server.url)
+    # a page the profile's rules read as an article all the same (a heading, a block of text)
+    listing = ('<html><head><title>All sections</title></head><body><h1 class="article-title">All sections</h1>'
+               '<div class="article-body"><p>' + "Every section of the site, one link each, as the site map lists "
+               "them. " * 8 + '</p></div><nav class="main-nav">' + "".join(f'<p><a href="{u}">{u}</a></p>' for u in sections)
+               + "</nav></body></html>")
+
+    def fetch(url: str) -> str:
+        return listing if url == start else _fetch(url)
+
+    profile = demo_profile.with_(start_urls=(start,))
+    assert sections and not demo_profile.articles.accepts(start)
+    report = check_coverage(profile, fetch, delay_s=0)
+    assert len(report.articles) > 60 and not report.start_is_article, report.warning()
+
+
 def test_a_too_narrow_article_rule_is_flagged_and_limits_hold(demo_server, demo_profile):
     narrow = demo_profile.with_(articles=LinkRule(kind="css", selector=".list-news .item-news:first-child h3 a",
                                                   allow=demo_profile.articles.allow))

@@ -117,7 +117,8 @@ def check_coverage(profile: Profile, fetch: Callable[[str], str], *, max_pages: 
                 warning = loaded.warning(url, profile.more)
                 if warning:
                     report.more_warnings.append(warning)
-        if depth == 0 and not articles and profile.fields and extract(html, url, profile).ok:
+        if depth == 0 and not articles and profile.fields and _article_address(profile, url) \
+                and extract(html, url, profile).ok:
             report.start_is_article = True
         report.articles.update(articles)
         report.missed.update(_article_like(profile, html, url, set(articles) | set(lists)))
@@ -129,6 +130,13 @@ def check_coverage(profile: Profile, fetch: Callable[[str], str], *, max_pages: 
                 queue.append((link, depth + 1))
     report.missed -= report.articles
     return report
+
+
+def _article_address(profile: Profile, url: str) -> bool:
+    """Whether ``url`` may be an article's: the article URL pattern says (a page whose address is not one,
+    a site map or a folder listing, is no article however its text reads); without a pattern, it may."""
+    rule = profile.articles
+    return rule is None or not rule.allow or rule.accepts(url)
 
 
 def _article_like(profile: Profile, html: str, url: str, followed: set) -> set:
