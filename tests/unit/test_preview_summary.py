@@ -24,3 +24,17 @@ def test_the_count_names_the_field_that_holds_pages_back():
     assert _fully(rows, PROFILE) == ("1 of 8 article pages fully extracted \u2014 Author matches several elements "
                                      "(the first one is taken) on 7")
     assert _fully([row("ok")] * 3, PROFILE) == "3 of 3 article pages fully extracted"
+
+
+def test_where_the_sample_came_from_names_only_the_sources_it_has():
+    from xnews_gui.ui.inspector.preview import _of
+
+    def rows(*sources):
+        return [PreviewRow(f"http://a.test/{n}", {}, source=s) for n, s in enumerate(sources)]
+
+    # the list page links to no article: every page came from its sections ("from the list page" was said too)
+    assert _of(rows(*["http://a.test/s1", "http://a.test/s2", "http://a.test/s3", "http://a.test/s4"]), 0) == \
+        "4 pages from 4 section or next pages; the list page links to 0 articles"
+    assert _of(rows("list page", "http://a.test/s1", "sitemap"), 5) == \
+        "3 pages from the list page, 1 section or next page and the sitemap; the list page links to 5 articles"
+    assert _of(rows("list page", "list page"), 2) == "2 article links on the list page"

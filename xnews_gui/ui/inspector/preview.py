@@ -231,7 +231,8 @@ def _of(rows, links: int) -> str:
         return (f"{len(rows)} of the {links} article links the crawl follows from the list page" if links > len(rows)
                 else f"{links} article link{'s' if links != 1 else ''} on the list page")
     lists = len(sources - {"list page", "sitemap"})
-    where = ["the list page"] + ([f"{lists} section or next page{'s' if lists != 1 else ''}"] if lists else []) + \
+    where = (["the list page"] if "list page" in sources else []) + \
+        ([f"{lists} section or next page{'s' if lists != 1 else ''}"] if lists else []) + \
         (["the sitemap"] if "sitemap" in sources else [])
-    return (f"{len(rows)} pages from {', '.join(where[:-1])} and {where[-1]}; the list page links to "
-            f"{links} article{'s' if links != 1 else ''}")
+    whence = f"{', '.join(where[:-1])} and {where[-1]}" if len(where) > 1 else where[0]
+    return f"{len(rows)} pages from {whence}; the list page links to {links} article{'s' if links != 1 else ''}"
