@@ -45,7 +45,7 @@ class ArticlesView(QWidget):
                                 toolTip="Every word must occur (with or without accents)\n\"a phrase\": these words "
                                         "in this order\n-word or -\"a phrase\": without it\ntitle:word, "
                                         "summary:word, text:word: in that part")
-        self.search.setMinimumWidth(90)  # leaves room for the filters at the window's smallest
+        self.search.setMinimumWidth(60)  # leaves room for the filters at the window's smallest
         self.site = QComboBox(toolTip="Site")
         self.category = QComboBox(toolTip="Topic")
         self.date = QComboBox(toolTip="Published (or fetched) within")
