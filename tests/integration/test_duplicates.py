@@ -46,6 +46,15 @@ def test_syndicated_copies_are_one_story_with_sources(store, data_dir, capsys):
     assert sorted(shown) == sorted([ids["a"], ids["other"], ids["later"]])
     assert len(store.ordered_keys(ArticleFilter())) == 5
 
+    # reading a story's copy does not bring its other copies back under "Unread" (nor do new arrivals)
+    unread_one = ArticleFilter(hide_duplicates=True, unread_only=True)
+    assert sorted(i for _, i in store.ordered_keys(unread_one)) == sorted([ids["a"], ids["other"], ids["later"]])
+    store.set_flags(ids["a"], read=True)
+    assert sorted(i for _, i in store.ordered_keys(unread_one)) == sorted([ids["other"], ids["later"]])
+    assert store.ordered_keys(unread_one, only_ids=[ids["b"], ids["c"], ids["later"]]) != [] and \
+        [i for _, i in store.ordered_keys(unread_one, only_ids=[ids["b"], ids["c"], ids["later"]])] == [ids["later"]]
+    store.set_flags(ids["a"], read=False)
+
     exported = [a["url"] for a in store.articles_in_order(skip_duplicates=True)]
     assert exported == ["https://a.vn/tin-1.htm", "https://a.vn/tin-2.htm", "https://c.vn/c-4.htm"]
 

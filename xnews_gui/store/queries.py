@@ -43,14 +43,21 @@ class ArticleFilter:
     starred_only: bool = False
     text: str = ""  # FTS5 over title, summary and body
     hide_hidden_categories: bool = True
-    # one article per story: the first stored of each near-duplicate group among the articles the rest of
-    # the filter matches (a story whose first copy is another site's still shows under this site's filter)
+    # one article per story: the first stored of each near-duplicate group among the articles of the site,
+    # topic and search asked for (a story whose first copy is another site's still shows under this site's
+    # filter); unread, starred, date and removed then apply to that copy (reading it does not bring another back)
     hide_duplicates: bool = False
     gone_only: bool = False  # only the articles their source removed (gone_at set)
 
     def where(self) -> tuple[str, list]:
         """A SQL condition over the alias ``a`` and its parameters (all but ``hide_duplicates``, which
-        ``Queries.ordered_columns`` applies over the articles this condition matches)."""
+        ``Queries.ordered_columns`` applies between the two parts of ``parts``)."""
+        (scope, scope_params), (state, state_params) = self.parts()
+        return f"{scope} AND {state}", scope_params + state_params
+
+    def parts(self) -> tuple[tuple[str, list], tuple[str, list]]:
+        """(which articles: site, topic, search), (which of those: unread, starred, date, removed), each a SQL
+        condition over the alias ``a`` with its parameters."""
         parts, params = ["1"], []
         if self.profile:
             parts.append("a.profile = ?")
@@ -62,17 +69,6 @@ class ArticleFilter:
             params.append(self.category)
         elif self.hide_hidden_categories:
             parts.append("(a.category IS NULL OR a.category NOT IN (SELECT name FROM category WHERE hidden))")
-        if self.since_days is not None:
-            since = utcnow() - timedelta(days=self.since_days)
-            parts.append("(CASE WHEN a.published GLOB '[0-9][0-9][0-9][0-9]-*' THEN a.published "
-                         "ELSE a.fetched_at END) >= ?")
-            params.append(since.date().isoformat())  # both date formats start with YYYY-MM-DD
-        if self.unread_only:
-            parts.append("NOT a.read")
-        if self.starred_only:
-            parts.append("a.starred")
-        if self.gone_only:
-            parts.append("a.gone_at IS NOT NULL")
         include, exclude = search_terms(self.text) if self.text else ("", "")
         if self.text and not (include or exclude):
             parts.append("0")
@@ -82,7 +78,19 @@ class ArticleFilter:
         if exclude:
             parts.append("a.id NOT IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
             params.append(exclude)
-        return " AND ".join(parts), params
+        state, state_params = ["1"], []
+        if self.since_days is not None:
+            since = utcnow() - timedelta(days=self.since_days)
+            state.append("(CASE WHEN a.published GLOB '[0-9][0-9][0-9][0-9]-*' THEN a.published "
+                         "ELSE a.fetched_at END) >= ?")
+            state_params.append(since.date().isoformat())  # both date formats start with YYYY-MM-DD
+        if self.unread_only:
+            state.append("NOT a.read")
+        if self.starred_only:
+            state.append("a.starred")
+        if self.gone_only:
+            state.append("a.gone_at IS NOT NULL")
+        return (" AND ".join(parts), params), (" AND ".join(state), state_params)
 
 
 def sort_expr(column: str) -> str:
@@ -113,18 +121,26 @@ class Queries:
         ends the read (None) when it returns False."""
         keys: list = []
         ids = array("q")
-        where, params = flt.where()
         if only_ids is not None and not only_ids:
             return keys, ids
         direction = "DESC" if descending else "ASC"
-        if flt.hide_duplicates:  # the first of each story among the matching articles, then only_ids
-            sql = (f"SELECT k, id FROM (SELECT {sort_expr(sort)} AS k, a.id AS id, "
+        marks = ",".join("?" * len(only_ids or ()))
+        if flt.hide_duplicates:  # the first of each story among the site's, topic's, search's articles
+            (scope, params), (state, state_params) = flt.parts()
+            if only_ids is not None:  # just arrived: only their stories' copies are looked at
+                scope += (f" AND COALESCE(a.dup_group, -a.id) IN "
+                          f"(SELECT COALESCE(dup_group, -id) FROM article WHERE id IN ({marks}))")
+                params = params + list(only_ids)
+            sql = (f"SELECT k, id FROM (SELECT a.id, a.read, a.starred, a.published, a.fetched_at, a.gone_at, "
+                   f"{sort_expr(sort)} AS k, "
                    f"a.id = MIN(a.id) OVER (PARTITION BY COALESCE(a.dup_group, -a.id)) AS first "
-                   f"FROM article a WHERE {where}) a WHERE first")
+                   f"FROM article a WHERE {scope}) a WHERE first AND {state}")
+            params = params + state_params
         else:
+            where, params = flt.where()
             sql = f"SELECT {sort_expr(sort)} AS k, a.id AS id FROM article a WHERE {where}"
         if only_ids is not None:
-            sql += f" AND a.id IN ({','.join('?' * len(only_ids))})"
+            sql += f" AND a.id IN ({marks})"
             params = params + list(only_ids)
         sql += f" ORDER BY k {direction}, id {direction}"
         cursor = self.db.execute_sql(sql, params)
