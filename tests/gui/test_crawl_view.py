@@ -89,6 +89,9 @@ def test_summary_names_broken_fields(qtbot):
     qtbot.addWidget(card)
     card.set_summary({"pages": 10, "articles": 8, "broken_fields": [{"field": "author", "fill_rate": 0.1}]})
     assert "Rule probably broken" in card.detail.text() and "author" in card.detail.text()
+    card.set_summary({"status": "stopped", "pages": 0, "stopped_reason": "the workers left with 2 request(s) "
+                      "still queued; start workers to go on (the queue is kept in Redis)"})
+    assert "Stopped:</b> the workers left with 2 request(s) still queued" in card.detail.text()
     card.set_stats({"pages": 261}, rate=0.0)  # the last second of a crawl that ends on slow robots.txt lookups
     card.set_summary({"pages": 261, "elapsed_s": 51.6, "pages_per_s": 5.06})
     assert card.values["rate"].text() == "5.1"  # the run's rate, not the last second's 0.0

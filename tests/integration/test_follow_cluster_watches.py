@@ -98,3 +98,37 @@ def test_a_follower_ends_when_the_workers_left_requests_queued(tmp_path):
     summary = result[0]
     assert summary["status"] == "stopped" and summary["articles"] == 1
     assert summary["stopped_reason"].startswith("the workers left with 2 request(s) still queued")
+
+
+def test_a_follower_ended_with_ctrl_c_says_what_its_webhooks_did(data_dir, tmp_path):
+    """Ctrl+C is the usual way to end a follower: its summary still says the webhook it could not send."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.integration.scale_helpers import REPO, repo_env
+    from tests.integration.test_watches import Hook
+
+    if which_redis() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    redis = RedisServer(tmp_path)
+    main = [sys.executable, str(REPO / "main.py"), "--data-dir", str(data_dir)]
+    try:
+        with Hook(fail_first=99) as hook:
+            added = subprocess.run(main + ["watch", "add", "bong-da", "--words", "bong da", "--webhook", hook.url],
+                                   capture_output=True, text=True, timeout=60, env=repo_env())
+            assert added.returncode == 0, added.stderr
+            redis.client.rpush("xnews:demo:items", worker_item(1, "Bóng đá: đội tuyển thắng"))
+            follower = subprocess.Popen(main + ["follow-cluster", "--redis", redis.url, "--profile", "demo"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=repo_env())
+            deadline = time.monotonic() + 30
+            while not hook.statuses and time.monotonic() < deadline:  # the item stored, its webhook tried once
+                time.sleep(0.1)
+            follower.send_signal(signal.SIGINT)
+            out, err = follower.communicate(timeout=60)
+    finally:
+        redis.stop()
+    assert hook.statuses and follower.returncode == 1, (out, err)
+    assert "stopped: 1 new article(s)" in out
+    assert "WARNING: watch webhooks: 0 sent" in err and ("not sent yet" in err or "failed" in err), err

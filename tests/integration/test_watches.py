@@ -162,7 +162,7 @@ def test_a_webhook_that_fails_is_said_by_import_items_and_one_not_sent_yet_by_th
         empty.write_text("", encoding="utf-8")
         code, out, err = cli("import-items", "--profile", "a", str(empty))  # its start sends the pending one
         assert "WARNING: the webhook of watch 'vàng' failed 5 times" in err, (out, err)
-        assert "WARNING: watch webhooks: 0 sent, 1 failed" in err
+        assert "WARNING: watch webhooks: 0 sent, 1 failed (watch 'vàng': HTTP 503)" in err  # which, and why
 
         # a hit the outlet could not send before it closed is counted, not left unsaid
         from xnews_gui.services.watches import WatchOutlet, webhooks_line

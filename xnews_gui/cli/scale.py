@@ -99,9 +99,11 @@ def cmd_follow_cluster(args) -> int:
     follower = ClusterFollower(args.profile, args.redis, args.store, show, stats_interval=1.0)
     try:
         summary = follower.run()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # run's own ending (its outlet closed) is done by now
         follower.stop()
         summary = dict(follower.stats, status="stopped")
+        if follower.outlet is not None:
+            follower.outlet.add_to(summary)
     except Exception as exc:  # Redis unreachable, a bad URL: one line
         raise CliError(f"cannot follow the cluster at {shown_url(args.redis)}: {exc}") from None
     for problem in follower.report.problems[:20]:

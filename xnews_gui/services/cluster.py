@@ -101,6 +101,7 @@ class ClusterFollower:
         self._counts = {"pages": 0, "queue": 0, "workers": 0}
         self._seen_workers = False
         self._abandoned_since: float | None = None
+        self.outlet: WatchOutlet | None = None
         self.abandoned_s = ABANDONED_S
 
     # --- control (any thread) ----------------------------------------------------------
@@ -125,7 +126,8 @@ class ClusterFollower:
     # --- the run ---------------------------------------------------------------------------
     def run(self) -> dict:
         client = redis_client(self.redis_url)
-        outlet = WatchOutlet(self.store, self.on_event)  # the watches' events, feeds and webhooks
+        # the watches' events, feeds and webhooks; kept, so that a run ended by Ctrl+C can say what they did
+        outlet = self.outlet = WatchOutlet(self.store, self.on_event)
         sinks: dict = {self.profile: StoreSink(self.store, self.profile, on_watch=outlet)}
         next_stats = 0.0
         status = "stopped"

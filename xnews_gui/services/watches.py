@@ -67,7 +67,8 @@ def webhooks_line(summary: dict) -> str | None:
     sent, failed, unsent = (summary.get(f"webhooks_{k}", 0) for k in ("sent", "failed", "unsent"))
     if not (sent or failed or unsent):
         return None
-    parts = [f"{sent} sent"] + [f"{failed} failed (see the warnings above)"] * bool(failed) + \
+    why = "; ".join(f"watch {name!r}: {error}" for name, error in (summary.get("webhooks_failures") or {}).items())
+    parts = [f"{sent} sent"] + [f"{failed} failed ({why or 'see the warnings above'})"] * bool(failed) + \
         [f"{unsent} not sent yet (the next crawl or import sends them)"] * bool(unsent)
     return ("WARNING: " if failed or unsent else "") + "watch webhooks: " + ", ".join(parts)
 
@@ -83,6 +84,7 @@ class WatchOutlet:
         self.backoff_s = backoff_s
         self.post_timeout_s = post_timeout_s
         self.sent = self.failed = self.unsent = 0  # unsent: still pending when closed (the next run sends them)
+        self.failures: dict[str, str] = {}  # watch -> the error of its first webhook that failed
         self._cond = threading.Condition()
         self._feeds: dict[str, float] = {}  # watches whose feed is to be written again -> when
         self._written: dict[str, float] = {}  # watch -> when its feed was last written
@@ -133,7 +135,8 @@ class WatchOutlet:
         """After ``close``: what the webhooks did, in the run's summary (``webhooks_sent``, ``_failed``,
         ``_unsent``), when there was anything to send."""
         if self.sent or self.failed or self.unsent:
-            summary.update(webhooks_sent=self.sent, webhooks_failed=self.failed, webhooks_unsent=self.unsent)
+            summary.update(webhooks_sent=self.sent, webhooks_failed=self.failed, webhooks_unsent=self.unsent,
+                           webhooks_failures=dict(self.failures))
         return summary
 
     # --- the outlet's thread ------------------------------------------------------------------------
@@ -223,6 +226,7 @@ class WatchOutlet:
             self._post_later(hit_id, tries, url)
             return
         self.failed += 1
+        self.failures.setdefault(payload["watch"], error)
         self.store.webhook_tried(hit_id, "failed", error)
         self.emit(CrawlEvent("log", {"message": f"WARNING: the webhook of watch {payload['watch']!r} failed "
                                                 f"{tries} times for {payload['url']} ({error})", "warning": True}))

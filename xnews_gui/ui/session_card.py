@@ -164,7 +164,7 @@ class SessionCard(QFrame):
                          f"{same:,} unchanged.")
         if summary.get("next_revisit_at"):
             parts.append(f"Next revisit due {datetime.fromtimestamp(summary['next_revisit_at']):%Y-%m-%d %H:%M}.")
-        for ended in ("failed", "refused"):  # nothing fetched, or nothing to follow: say why, first
+        for ended in ("failed", "refused", "stopped"):  # nothing fetched, nothing to follow, workers gone: why, first
             if summary.get(f"{ended}_reason"):
                 reason = escape(str(summary[f"{ended}_reason"]).rstrip("."))
                 parts.insert(0, f'<span style="color:#c0392b"><b>{ended.title()}:</b> {reason}.</span>')
