@@ -136,3 +136,27 @@ def test_a_watch_made_with_the_mouse_tells_of_each_new_match_once(qtbot, window,
     box = panel.confirm_box
     press(box.button(QMessageBox.StandardButton.Yes))
     assert store.watches() == [] and panel.list.count() == 0 and not feed_path(data_dir, "bong").exists()
+
+
+def test_matches_that_come_while_the_window_is_minimised_stay_new(qtbot, window, store):
+    from tests.integration.test_watches import article_of
+
+    store.add_watch("bong", words="bong")
+    panel = window.articles.watches
+    press(window.watches_button)
+    panel.refresh()
+    panel.select("bong")
+    qtbot.waitUntil(lambda: panel.current_name() == "bong", timeout=3000)
+    window.showMinimized()
+    qtbot.waitUntil(window.isMinimized, timeout=3000)
+    line = {"url": "https://a.vn/bong-1.htm", "title": "Bóng đá hôm nay", "body_text": "Trận bóng đá. " * 30}
+    store.store_article(article_of(line), "a")
+    store.match_watches([store.db.execute_sql("SELECT max(id) FROM article").fetchone()[0]])
+    panel.refresh()  # what a crawl's watchesFired does
+    qtbot.wait(300)
+    assert store.unseen_watch_hits() == {"bong": 1}  # nobody looked: it stays new, the badge tells
+    window.showNormal()
+
+    dialog = panel.new_watch("gia xang")  # words given as it opens: they name it, not the example
+    assert dialog.chosen_name() == "gia xang"
+    dialog.reject()

@@ -62,6 +62,7 @@ class NewWatchDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.words.textChanged.connect(self._suggest_name)
+        self._suggest_name(self.words.text())  # words given when the dialog opens name it too
         self.words.setFocus()
         self.resize(520, self.sizeHint().height())
 
@@ -155,7 +156,7 @@ class WatchesPanel(QWidget):
         self.remove_button.setEnabled(self.list.count() > 0)
         if current and self.current_name() == current:
             self._fill_hits(current)
-            if self.isVisible():  # new matches of the watch being looked at are seen (the badge does not grow)
+            if self.isVisible() and not self.window().isMinimized():  # looked at: seen (the badge does not grow)
                 self._mark_seen(current)
         elif not self.current_name():
             self.hits.clear()
