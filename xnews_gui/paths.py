@@ -47,6 +47,20 @@ def ensure_writable(path: Path) -> Path:
     return path
 
 
+def check_writable(path: Path) -> None:
+    """``ensure_writable`` without making anything: the folder, or the nearest folder above it that exists,
+    must be one this user can write to (a folder typed in Settings is made at the next start)."""
+    path = Path(path)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        why = "a file, not a folder" if existing == path else f"{existing} is a file, not a folder"
+        raise DataDirError(f"the data folder {path} is not writable ({why})")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise DataDirError(f"the data folder {path} is not writable (permission denied or a read-only disk)")
+
+
 def database_path(root: Path) -> Path:
     return root / "xnews.sqlite3"
 

@@ -116,6 +116,12 @@ def test_a_data_folder_that_cannot_be_written_is_refused_when_saved_and_said_at_
     assert "is not writable" in seen["text"] and str(blocker / "data") in seen["text"]
     assert dialog.isVisible() and dialog.result() != SettingsDialog.DialogCode.Accepted  # not saved
 
+    # a new folder is fine, and is made at the next start, not by OK (nor left behind by a Cancel)
+    dialog.data_dir.clear()
+    QTest.keyClicks(dialog.data_dir, str(tmp_path / "new" / "xnews"))
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    assert dialog.result() == SettingsDialog.DialogCode.Accepted and not (tmp_path / "new").exists()
+
     # a folder saved earlier that has become unusable: the window says so at start, not only the terminal
     monkeypatch.delenv("XNEWS_HOME", raising=False)
     before = Preferences.load()

@@ -191,3 +191,19 @@ def test_a_file_as_the_data_folder(tmp_path, capsys):
     code = main(["--data-dir", str(blocker), "profiles", "list"])
     err = capsys.readouterr().err
     assert code == 2 and f"the data folder {blocker} is a file, not a folder" in one_line(err)
+
+
+def test_a_profile_or_export_written_to_a_symlink_goes_through_it(run, tmp_path):
+    kept = tmp_path / "dotfiles"
+    kept.mkdir()
+    for name, command in (("demo.json", ("profiles", "export", "demo")), ("all.jsonl", ("export", "--format", "jsonl"))):
+        (kept / name).write_text("old", encoding="utf-8")
+        link = tmp_path / name
+        link.symlink_to(kept / name)
+        code, err = run(*command, "-o", link)
+        if command[0] == "export":
+            assert code == 1 and "nothing to export" in err  # an empty store: nothing written, the link kept
+            assert link.is_symlink() and (kept / name).read_text(encoding="utf-8") == "old"
+            continue
+        assert code == 0, err
+        assert link.is_symlink() and json.loads((kept / name).read_text(encoding="utf-8"))["name"] == "demo"

@@ -113,6 +113,8 @@ def write_through_part(out, write: Callable[[Path], None]) -> Path:
     is written (a pipe would hang the writer, a device be overwritten), and a failed or killed write
     leaves ``out`` as it was. ExportError says why it could not be written."""
     out = check_target(out)
+    if out.is_symlink():  # write through the link (a dotfile kept elsewhere), never replace the link itself
+        out = check_target(Path(os.path.realpath(out)))
     tmp = out.with_name(out.name + ".part")
     for path in (out, tmp):
         _only_regular(path)

@@ -94,13 +94,13 @@ class SettingsDialog(QDialog):
         the next start (which would fall back to the default folder)."""
         from pathlib import Path
 
-        from ..paths import DataDirError, ensure_writable
+        from ..paths import DataDirError, check_writable
 
         text = self.data_dir.text().strip()
         if not text or Path(text).expanduser() == Path(self._current_data_dir):
             return True
         try:
-            ensure_writable(Path(text).expanduser())
+            check_writable(Path(text).expanduser())  # made at the next start, not now: Cancel leaves no folder
         except DataDirError as exc:
             why = str(exc).split("; choose another")[0]
             QMessageBox.warning(self, "Data folder", f"{why[:1].upper()}{why[1:]}.\n\nChoose a folder you can "
