@@ -55,41 +55,41 @@ class ArticleFilter:
         (scope, scope_params), (state, state_params) = self.parts()
         return f"{scope} AND {state}", scope_params + state_params
 
-    def parts(self) -> tuple[tuple[str, list], tuple[str, list]]:
+    def parts(self, t: str = "a") -> tuple[tuple[str, list], tuple[str, list]]:
         """(which articles: site, topic, search), (which of those: unread, starred, date, removed), each a SQL
-        condition over the alias ``a`` with its parameters."""
+        condition over the alias ``t`` with its parameters."""
         parts, params = ["1"], []
         if self.profile:
-            parts.append("a.profile = ?")
+            parts.append(f"{t}.profile = ?")
             params.append(self.profile)
         if self.category == UNCATEGORIZED:
-            parts.append("a.category IS NULL")
+            parts.append(f"{t}.category IS NULL")
         elif self.category:
-            parts.append("a.category = ?")
+            parts.append(f"{t}.category = ?")
             params.append(self.category)
         elif self.hide_hidden_categories:
-            parts.append("(a.category IS NULL OR a.category NOT IN (SELECT name FROM category WHERE hidden))")
+            parts.append(f"({t}.category IS NULL OR {t}.category NOT IN (SELECT name FROM category WHERE hidden))")
         include, exclude = search_terms(self.text) if self.text else ("", "")
         if self.text and not (include or exclude):
             parts.append("0")
         if include:
-            parts.append("a.id IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
+            parts.append(f"{t}.id IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
             params.append(include)
         if exclude:
-            parts.append("a.id NOT IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
+            parts.append(f"{t}.id NOT IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?)")
             params.append(exclude)
         state, state_params = ["1"], []
         if self.since_days is not None:
             since = utcnow() - timedelta(days=self.since_days)
-            state.append("(CASE WHEN a.published GLOB '[0-9][0-9][0-9][0-9]-*' THEN a.published "
-                         "ELSE a.fetched_at END) >= ?")
+            state.append(f"(CASE WHEN {t}.published GLOB '[0-9][0-9][0-9][0-9]-*' THEN {t}.published "
+                         f"ELSE {t}.fetched_at END) >= ?")
             state_params.append(since.date().isoformat())  # both date formats start with YYYY-MM-DD
         if self.unread_only:
-            state.append("NOT a.read")
+            state.append(f"NOT {t}.read")
         if self.starred_only:
-            state.append("a.starred")
+            state.append(f"{t}.starred")
         if self.gone_only:
-            state.append("a.gone_at IS NOT NULL")
+            state.append(f"{t}.gone_at IS NOT NULL")
         return (" AND ".join(parts), params), (" AND ".join(state), state_params)
 
 
@@ -124,23 +124,18 @@ class Queries:
         if only_ids is not None and not only_ids:
             return keys, ids
         direction = "DESC" if descending else "ASC"
-        marks = ",".join("?" * len(only_ids or ()))
-        if flt.hide_duplicates:  # the first of each story among the site's, topic's, search's articles
+        if flt.hide_duplicates:  # the first copy of each story among the site's, topic's, search's articles
             (scope, params), (state, state_params) = flt.parts()
-            if only_ids is not None:  # just arrived: only their stories' copies are looked at
-                scope += (f" AND COALESCE(a.dup_group, -a.id) IN "
-                          f"(SELECT COALESCE(dup_group, -id) FROM article WHERE id IN ({marks}))")
-                params = params + list(only_ids)
-            sql = (f"SELECT k, id FROM (SELECT a.id, a.read, a.starred, a.published, a.fetched_at, a.gone_at, "
-                   f"{sort_expr(sort)} AS k, "
-                   f"a.id = MIN(a.id) OVER (PARTITION BY COALESCE(a.dup_group, -a.id)) AS first "
-                   f"FROM article a WHERE {scope}) a WHERE first AND {state}")
-            params = params + state_params
+            (scope_b, params_b), _ = flt.parts("b")
+            first = (f"(a.dup_group IS NULL OR a.id = (SELECT MIN(b.id) FROM article b "
+                     f"WHERE b.dup_group = a.dup_group AND {scope_b}))")
+            sql = f"SELECT {sort_expr(sort)} AS k, a.id AS id FROM article a WHERE {scope} AND {first} AND {state}"
+            params = params + params_b + state_params
         else:
             where, params = flt.where()
             sql = f"SELECT {sort_expr(sort)} AS k, a.id AS id FROM article a WHERE {where}"
         if only_ids is not None:
-            sql += f" AND a.id IN ({marks})"
+            sql += f" AND a.id IN ({','.join('?' * len(only_ids))})"
             params = params + list(only_ids)
         sql += f" ORDER BY k {direction}, id {direction}"
         cursor = self.db.execute_sql(sql, params)
