@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import shared_data
+from tests.conftest import REPO, shared_data
 from xnews_gui.classify import corpus
 from xnews_gui.services.model_registry import SHIPPED, Registry
 from xnews_gui.services import training
@@ -55,6 +55,30 @@ def test_reclassify_gives_every_article_the_models_label_and_keeps_corrections(s
     assert registry.labels_from() == SHIPPED
     again = reclassify(store, registry)
     assert again.changed == 0 and "0 labels changed" in again.summary()
+
+
+def test_a_correction_made_while_reclassify_runs_stays_and_classify_save_keeps_one(store, monkeypatch, cli):
+    """The user corrects an article while the store is re-labelled (the app's child process): the chunk read
+    before the correction must not write the model's label over it; nor may `classify --article ID --save`."""
+    stored_vntc(store)
+    registry = Registry(store.root)
+    model = registry.load_active()
+
+    class CorrectedMeanwhile:
+        def predict_many(self, texts, **kwargs):
+            store.set_user_label(5, "Van hoa")  # between the chunk's read and its write
+            return model.predict_many(texts, **kwargs)
+
+    monkeypatch.setattr(registry, "load_active", lambda: CorrectedMeanwhile())
+    reclassify(store, registry)
+    row = store.get_article(5)
+    assert (row.user_label, row.category, row.confidence) == ("Van hoa", "Van hoa", 1.0)
+
+    store.set_user_label(7, "Phap luat")
+    code, out, err = cli("classify", str(REPO / "resources" / "model" / "topic.npz"), "--article", "7", "--save")
+    row = store.get_article(7)
+    assert code == 0 and (row.user_label, row.category) == ("Phap luat", "Phap luat")
+    assert "keeps the topic you gave it" in err
 
 
 def test_a_stopped_reclassify_leaves_each_article_with_its_old_or_new_label(store, monkeypatch):

@@ -271,8 +271,9 @@ def cmd_classify(args) -> int:
         prediction = model.predict(article_text(article), floor=args.floor)
         label, confidence = prediction
         print(f"article:{article.id}\t{_shown(prediction)}")
-        if args.save:
-            args.store.set_category(article.id, label, confidence)
+        if args.save and not args.store.set_category(article.id, label, confidence):
+            print(f"article {article.id} keeps the topic you gave it ({article.user_label}); not saved",
+                  file=sys.stderr)
     files, empty = _expand(args.paths)
     for folder in empty:
         print(f"error: {folder}: a folder with no .txt file in it", file=sys.stderr)

@@ -74,10 +74,12 @@ def reclassify(store: Store, registry: Registry, *, profile: str | None = None,
                 result.changed += 1
                 to[label or ""] += 1
             if label != category or score != confidence:
-                updates.append((label, score, article_id))
+                updates.append((label, score, article_id, user_label or None))
         if updates:
             with store.writing():
-                store.db.cursor().executemany("UPDATE article SET category = ?, confidence = ? WHERE id = ?", updates)
+                # only if the user's label is still the one read: a correction made meanwhile stays (it is theirs)
+                store.db.cursor().executemany("UPDATE article SET category = ?, confidence = ? "
+                                              "WHERE id = ? AND user_label IS ?", updates)
         result.done += len(chunk)
         progress(result.done, total)
     result.to = dict(to.most_common())

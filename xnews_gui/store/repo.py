@@ -234,10 +234,13 @@ class Records:
         by_id = {a.id: a for a in m.Article.select().where(m.Article.id.in_(ids))}
         return [by_id[i] for i in ids if i in by_id]
 
-    def set_category(self, article_id: int, label: str | None, confidence: float | None = None) -> None:
+    def set_category(self, article_id: int, label: str | None, confidence: float | None = None) -> bool:
+        """The model's topic for an article; False (nothing written) when the user corrected its topic: a
+        correction is never replaced by a model's guess."""
         m = self.models
         with self.write_lock:
-            m.Article.update(category=label, confidence=confidence).where(m.Article.id == article_id).execute()
+            return bool(m.Article.update(category=label, confidence=confidence).where(
+                (m.Article.id == article_id) & m.Article.user_label.is_null()).execute())
 
     def set_user_label(self, article_id: int, label: str | None) -> None:
         """A correction made by the user; used by the next training run."""
