@@ -100,6 +100,34 @@ def test_a_damaged_version_is_listed_without_a_card_and_can_be_removed(tmp_path,
     assert registry.ids() == []
 
 
+def test_a_version_folder_without_its_model_is_passed_over_and_a_damaged_model_is_not_used(tmp_path, tiny_model):
+    registry = Registry(tmp_path)
+    left = registry.versions_dir / "2"  # an interrupted removal: a card, no model file
+    left.mkdir(parents=True)
+    (left / "topic.card.json").write_text("{}")
+    assert registry.ids() == []
+    assert registry.add(tiny_model).id == "3"  # it took number 2 again and again, forever
+    damaged = registry.add(tiny_model)
+    damaged.path.write_bytes(damaged.path.read_bytes()[:1000])
+    with pytest.raises(RegistryError, match=f"model {damaged.id} cannot be used: .*not a readable model file"):
+        registry.use(damaged.id)
+    assert registry.active_id() == SHIPPED
+
+
+def test_train_keeps_its_model_when_the_one_in_use_cannot_be_read(data_dir, cli):
+    sample = shared_data("vntc", "sample")
+    registry = Registry(data_dir)
+    code, _, err = cli("train", "--corpus", str(sample), "--limit-per-label", "20", "--held-out", "0")
+    assert code == 0, err
+    registry.use("1")
+    registry.get("1").path.write_bytes(b"damaged since")
+    code, _, err = cli("train", "--corpus", str(sample), "-o", str(data_dir), "--held-out", "0")
+    assert code == 2 and "a folder; give the name of the model file" in err  # said before training, not after
+    code, out, err = cli("train", "--corpus", str(sample), "--limit-per-label", "20", "--held-out", "0")
+    assert code == 0 and "saved as model 2" in out, (out, err)
+    assert "warning: not compared with the model in use" in err
+
+
 def test_a_card_of_the_wrong_shape_loses_those_keys_not_the_listing(data_dir, tiny_model, cli):
     """`models list` died with AttributeError on a card whose "metrics" was a string (a card is data
     from outside: a hand-edited file, another tool's)."""

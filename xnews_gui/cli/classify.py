@@ -88,6 +88,8 @@ def check_train_options(args) -> None:
         raise CliError(f"--max-features must be 0 (keep all terms) or more (got {args.max_features})")
     if args.limit_per_label is not None and args.limit_per_label < 1:
         raise CliError(f"--limit-per-label must be at least 1 (got {args.limit_per_label})")
+    if getattr(args, "output", None) and Path(args.output).is_dir():  # said now, not after the training
+        raise CliError(f"-o {args.output}: a folder; give the name of the model file to write (e.g. topic.npz)")
     if args.corpus and not Path(args.corpus).exists():
         raise CliError(f"no corpus at {args.corpus}: expected a folder <topic>/<file>.txt or a .tar.xz")
 
@@ -149,8 +151,13 @@ def _keep_in_registry(model, data, args, sources) -> None:
     held_out = "separate test set" if data.description.get("test_split") == "separate test set" \
         else data.description.get("test_split", "")
     if data.test:
-        model.card["comparison"] = compare(model, TopicClassifier.load(in_use.path), in_use.id, data.test,
-                                           f"{' + '.join(sources)}: {held_out}")
+        try:
+            current = TopicClassifier.load(in_use.path)
+        except ModelError as exc:  # the new model is kept all the same, uncompared
+            print(f"warning: not compared with the model in use ({in_use.name}): {exc}", file=sys.stderr)
+        else:
+            model.card["comparison"] = compare(model, current, in_use.id, data.test,
+                                               f"{' + '.join(sources)}: {held_out}")
     version = registry.add(model)
     print(f"saved as model {version.id} ({version.path.stat().st_size / 1e6:.1f} MB), "
           f"{model.card['features']} features, {model.card['train_seconds']} s")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import BUNDLED_MODEL, models_dir
-from ..classify.model import TopicClassifier, card_path, well_formed_card
+from ..classify.model import ModelError, TopicClassifier, card_path, well_formed_card
 
 SHIPPED = "shipped"
 MODEL_FILE = "topic.npz"
@@ -159,6 +159,10 @@ class Registry:
     def use(self, version_id: str) -> ModelVersion:
         """Make a version (or the shipped model) the one in use."""
         version = self.get(str(version_id))
+        try:  # a model that cannot be read is never made the one crawls use (they would label nothing)
+            TopicClassifier.load(version.path)
+        except ModelError as exc:
+            raise RegistryError(f"model {version.id} cannot be used: {exc}") from None
         self._write_state(active=version.id)
         return version
 
@@ -189,14 +193,19 @@ class Registry:
         shutil.rmtree(staging, ignore_errors=True)
         try:
             model.save(staging / MODEL_FILE)
+            # every numbered folder counts, a complete version or not (one left without its model file
+            # would be taken again and again: the rename fails on a folder that is not empty)
+            taken = [int(p.name) for p in self.versions_dir.iterdir() if p.name.isdigit()]
+            number = max([0, *map(int, self.ids()), *taken]) + 1
             while True:
-                version_id = str(max([0, *map(int, self.ids())]) + 1)
+                version_id = str(number)
                 try:
                     staging.rename(self.versions_dir / version_id)
                     break
                 except OSError:  # another process took that number meanwhile
                     if not (self.versions_dir / version_id).exists():
                         raise
+                    number += 1
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return self.get(version_id)
