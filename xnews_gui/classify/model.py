@@ -176,7 +176,10 @@ class TopicClassifier:
         syllables = self._syllables
         if self.features["segment"]:  # pyvi words: the words of each text as strings, then their ids
             groups = [segmented_phrases(t) for t in texts]
-            reasons = [out_of_domain(list(chain.from_iterable(g))) for g in groups] if guard else None
+            # the guard reads syllables, as for every model: "cán_bộ" is two Vietnamese syllables, not a
+            # foreign word (pyvi's "_" made most Vietnamese texts "not Vietnamese")
+            reasons = [out_of_domain([s for w in chain.from_iterable(g) for s in w.split("_") if s])
+                       for g in groups] if guard else None
             streams = [syllables.words_stream(g) for g in groups]
         else:
             streams = [syllables.stream(t) for t in texts] if pieces is None else list(map(syllables.stream_of, pieces))
