@@ -266,3 +266,15 @@ def test_a_vocabulary_that_repeats_a_term_is_refused(tmp_path, trained, repeat):
     model_file.write_model(path, arrays, meta)
     with pytest.raises(ModelError, match="repeats terms"):
         TopicClassifier.load(path)
+
+
+def test_a_small_file_with_millions_of_terms_is_refused_before_they_are_read(tmp_path, trained):
+    """98 KB of "a\\n" x 50 million beside 2 features took 4 GB and 13 s to refuse: the terms were decoded and
+    split first. Their count is now read from the bytes and refused before."""
+    path = trained[0].save(tmp_path / "topic.npz")
+    meta, arrays = model_file.read_model(path)
+    arrays["terms"] = np.frombuffer(b"a\n" * 5_000_000, dtype=np.uint8)
+    model_file.write_model(path, arrays, meta)
+    assert path.stat().st_size < 2_000_000
+    with pytest.raises(ModelError, match="vocabulary does not fit the weights: .* 5,000,001 terms"):
+        TopicClassifier.load(path)

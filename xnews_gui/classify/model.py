@@ -292,7 +292,8 @@ class TopicClassifier:
         path = Path(path)
         try:
             meta, arrays = model_file.read_model(path)
-            terms = model_file.terms_from_array(arrays["terms"])
+            idf = arrays["idf"]
+            terms = model_file.terms_from_array(arrays["terms"], idf.shape[0] if idf.ndim == 1 else -1)
         except ModelFileError as exc:
             raise ModelError(str(exc)) from None
         features = meta.get("features")
