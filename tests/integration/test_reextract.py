@@ -93,3 +93,26 @@ def test_exports_say_when_an_article_changed_or_left_its_source(store, tmp_path)
     items = ET.parse(tmp_path / "a.rss").getroot().findall("channel/item")
     updated = [i.find("{http://www.w3.org/2005/Atom}updated") for i in items]
     assert sum(u is not None for u in updated) == 1
+
+
+def test_reextract_with_a_model_that_gives_no_topic_leaves_none_not_the_old_one(store):
+    """The model gives a re-extracted article no topic (too short, too unsure): its old topic stayed, stale
+    and unsaid."""
+    from xnews_gui.classify import TopicClassifier
+    from xnews_gui.paths import BUNDLED_MODEL
+
+    with OldSite() as site:
+        profile = old_site_profile(site)
+        crawl(store, profile)
+    store.db.execute_sql("UPDATE article SET category = 'The thao', confidence = 0.9")
+    story = store.article_id_for_url(f"{site.url}tin.php?id=101")
+    store.set_user_label(store.article_id_for_url(f"{site.url}tin.php?id=102"), "Kinh doanh")
+    first_paragraph = with_rule(profile, body={"kind": "css", "selector": "td.noidung p:first-child",
+                                               "take": "html", "required": True})
+    plan = plan_reextract(store, first_paragraph)
+    unsure = TopicClassifier.load(BUNDLED_MODEL)
+    unsure.floor = 0.999  # labels nothing
+    assert apply_reextract(store, first_paragraph, plan, classifier=unsure) == 14
+    row = store.get_article(story)
+    assert row.category is None  # "no topic" from the model, as a crawl stores it, not the stale "The thao"
+    assert store.get_article(store.article_id_for_url(f"{site.url}tin.php?id=102")).category == "Kinh doanh"

@@ -121,7 +121,8 @@ def apply_reextract(store: Store, profile: Profile, plan: ReextractPlan, *, clas
             for (url, article), topic in zip(fresh, topics):
                 outcome = store.revise_article(url, article_fields(article), content_hash=article.content_hash,
                                                reason=why, category=topic[0], confidence=topic[1],
-                                               section_label=profile.topic_for_url(url), keep_topic=topic[0] is None)
+                                               section_label=profile.topic_for_url(url),
+                                               keep_topic=classifier is None)  # the model's "no topic" too
                 done += bool(outcome and outcome[1])
     store.group_duplicates()
     return done
