@@ -34,3 +34,16 @@ def test_a_database_of_the_previous_schema_gets_the_table(data_dir):
         assert store.db.execute_sql("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         store.set_schedule("demo", 5)
         assert store.schedules()["demo"].minutes == 5
+
+
+def test_a_deleted_profile_takes_its_schedule_with_it(data_dir):
+    from tests.conftest import PROFILES
+    from xnews_gui.core.profile.profile import Profile
+
+    profile = Profile.from_json((PROFILES / "demo.json").read_text(encoding="utf-8"))
+    with Store.open(data_dir) as store:
+        store.save_profile(profile)
+        store.set_schedule("demo", 30, datetime(2030, 1, 1))
+        assert store.delete_profile("demo")
+        store.save_profile(profile)  # a new profile of that name: never scheduled by anyone
+        assert "demo" not in store.schedules()

@@ -83,8 +83,10 @@ class Versions:
         return profile, self.save_profile(profile, reason=f"reverted to version {number} (of {when})")
 
     def delete_profile(self, name: str) -> bool:
-        """Delete a profile and its versions."""
+        """Delete a profile, its versions and its re-crawl schedule (a new profile of the same name would
+        otherwise be crawled on the old one's schedule, never set for it)."""
         m = self.models
         with self.write_lock, self.db.atomic("IMMEDIATE"):
             m.ProfileVersion.delete().where(m.ProfileVersion.profile == name).execute()
+            m.ProfileSchedule.delete().where(m.ProfileSchedule.profile == name).execute()
             return m.ProfileRecord.delete().where(m.ProfileRecord.name == name).execute() > 0
