@@ -140,3 +140,28 @@ def test_a_card_of_the_wrong_shape_loses_those_keys_not_the_listing(data_dir, ti
     assert listed["1"].card == {"created": "2026-12-01T10:00:00+00:00"} and listed["1"].accuracy is None
     code, out, err = cli("models", "list")
     assert code == 0 and "Traceback" not in err and "\n  1        2026-12-01 10:00" in out
+
+
+@pytest.mark.parametrize("card", [
+    {"metrics": {"accuracy": 0.9}},  # no confusion matrix
+    {"metrics": {"labels": [1, 2], "confusion_matrix": [[1, 0], [0, 1]]}},
+    {"confidence_floor": {"table": ["x"]}},
+    {"confidence_floor": {"table": [{"floor": "0.3", "coverage": 0.9}]}},
+    {"confidence_floor": {"table": [{"floor": 0.3}]}},
+    {"training_set": {"source": "vntc"}},
+    {"training_set": {"train_docs": "many"}},
+    {"comparison": {"new": {"accuracy": 0.9}, "documents": 10, "held_out": "x"}},
+])
+def test_evaluate_and_models_list_read_any_card_without_breaking(data_dir, tiny_model, cli, tmp_path, card):
+    """Each of these cards broke `evaluate MODEL` or `models list` with a traceback (a card is data from outside)."""
+    registry = Registry(data_dir)
+    version = registry.add(tiny_model)
+    (version.path.parent / "topic.card.json").write_text(json.dumps(card), encoding="utf-8")
+    code, out, err = cli("models", "list")
+    assert code == 0 and "Traceback" not in err and "\n  1 " in out, (out, err)
+    model = tmp_path / "m.npz"
+    tiny_model.card = card
+    tiny_model.save(model)
+    code, out, err = cli("evaluate", str(model))
+    assert "Traceback" not in err and (code == 0 or (code == 2 and err.startswith("error: ")
+                                                     and len(err.strip().splitlines()) == 1)), (out, err)

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..core.text.text import segmented_phrases
 from . import model_file
+from .card_check import well_formed_card
 from .domain import out_of_domain
 from .model_file import FORMAT, FORMAT_VERSION, ModelFileError
 from .code_table import CodeRanks
@@ -65,20 +66,6 @@ class Prediction(tuple):
 
     def __repr__(self) -> str:
         return f"Prediction({self[0]!r}, {self[1]:.4f}, {self.reason!r})"
-
-
-# a model card's keys as the app reads them; a file's card is data from outside: a key of another type is dropped
-_CARD_TYPES = {"metrics": dict, "training_set": dict, "comparison": dict, "confidence_floor": dict, "config": dict,
-               "versions": dict, "store_changes": dict, "labels": list, "model": str, "command": str,
-               "created": str, "features": int, "train_seconds": (int, float)}
-
-
-def well_formed_card(card) -> dict:
-    """``card`` without the keys whose values are not of the type the app reads them as ({} for a non-dict)."""
-    if not isinstance(card, dict):
-        return {}
-    return {k: v for k, v in card.items()
-            if not (k in _CARD_TYPES and (not isinstance(v, _CARD_TYPES[k]) or isinstance(v, bool)))}
 
 
 class TopicClassifier:

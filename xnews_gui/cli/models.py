@@ -49,7 +49,8 @@ def cmd_list(args) -> int:
     for v in registry.versions():
         ts = v.card.get("training_set") or {}
         accuracy = f"{v.accuracy:.4f}" if v.accuracy is not None else "-"
-        data = f"{ts.get('train_docs', '?'):,} documents ({ts.get('source') or 'unknown'})" if ts else "(no card)"
+        docs = f"{ts['train_docs']:,}" if isinstance(ts.get("train_docs"), int) else "?"
+        data = f"{docs} documents ({ts.get('source') or 'unknown'})" if ts else "(no card)"
         print(f"{'*' if v.id == active else ' '} {v.id:<8} {_local(v.created):<16}  {accuracy:>8}  {data}")
         if v.card.get("comparison"):
             print(f"  {'':<8} compared with {_name(v.card['comparison'].get('in_use'))} at training: "

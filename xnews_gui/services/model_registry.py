@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import BUNDLED_MODEL, models_dir
-from ..classify.model import ModelError, TopicClassifier, card_path, well_formed_card
+from ..classify.card_check import well_formed_card
+from ..classify.model import ModelError, TopicClassifier, card_path
 
 SHIPPED = "shipped"
 MODEL_FILE = "topic.npz"
