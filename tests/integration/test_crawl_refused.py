@@ -91,3 +91,19 @@ def test_one_article_page_that_fails_among_good_ones_is_no_failed_crawl(tmp_path
     with Site({"/": list_page(list(pages)), **pages}) as site:
         summary = _crawl(make_profile(site.url + "/"), tmp_path)
     assert summary["status"] == "finished" and summary["articles"] == 3 and "failed_reason" not in summary
+
+
+def test_a_topic_model_that_cannot_be_loaded_is_a_warning_of_the_crawl_s_summary(tmp_path):
+    """Said in the progress log only, it was lost with --quiet and on the card: a crawl that labelled nothing."""
+    from xnews_gui.classify import ModelError
+
+    def damaged_model():
+        raise ModelError("topic.npz is not a readable model file (damaged or not a model)")
+
+    pages = {"/": list_page(["/a/1.htm"]), "/a/1.htm": article_page("Một bài")}
+    with Site(pages) as site:
+        summary = Crawler(make_profile(site.url + "/"), MemorySink(), state_dir=tmp_path / "crawl",
+                          options=CrawlOptions(fetch_images=False, save_raw=False), classifier=damaged_model).run()
+    assert summary["articles"] == 1
+    assert any(w.startswith("topic model not usable (ModelError: topic.npz is not a readable model file")
+               for w in summary["warnings"]), summary["warnings"]

@@ -134,7 +134,7 @@ class Crawler:
             self.downloader.proxies.on_change = self.renderer.use_proxy  # rendered pages follow the rotation
             self.renderer.use_proxy(self.downloader.proxies.current())
         control.interrupt = self.downloader.interrupt
-        model = ModelSource(self.classifier, on_error=lambda message: self._emit("log", {"message": message}))
+        model = ModelSource(self.classifier, on_error=self._warn)  # in the summary too: nothing labelled
         self.parser = PageParser(self.profile, self.options, self.strategy, model, on_error=self._error,
                                  renderer=self.renderer, stats=self.stats_, on_warning=self._warn)
         self.queuer = Queuer(control, profile=self.profile, options=opts, state=self.state, traps=self.traps,
