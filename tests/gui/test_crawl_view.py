@@ -96,7 +96,7 @@ def test_summary_names_broken_fields(qtbot):
     card.set_summary({"pages": 261, "elapsed_s": 51.6, "pages_per_s": 5.06})
     assert card.values["rate"].text() == "5.1"  # the run's rate, not the last second's 0.0
     card.set_summary({"pages": 1, "articles": 1, "images": 0, "errors": 1, "elapsed_s": 2})
-    assert "1 page, 1 new article, 0 already known, 0 images, 1 error in 2.0 s." in card.detail.text()
+    assert "1 page, 1 new article, 0 seen before, 0 images, 1 error in 2.0 s." in card.detail.text()
     card.set_summary({"pages": 500, "warnings": ["possible spider trap: more than 500 list pages like "
                                                  "http://x/cal/N/N/; such links are not followed"]})
     assert "Warning: possible spider trap" in card.detail.text() and "/cal/N/N/" in card.detail.text()

@@ -153,9 +153,11 @@ class SessionCard(QFrame):
     def set_summary(self, summary: dict) -> None:
         if summary.get("pages_per_s") is not None:  # the whole run's, not the last second's (0 while it ended)
             self.values["rate"].setText(f"{summary['pages_per_s']:.1f}")
-        known = summary.get("known_skipped", 0) + summary.get("duplicates", 0)  # links and sitemap entries stored already
+        # links met before (stored, or met earlier in this crawl) and pages of an article stored already: "already
+        # known" read as "in the store" on a first crawl into an empty one
+        known = summary.get("known_skipped", 0) + summary.get("duplicates", 0)
         parts = [f"{counted(summary.get('pages', 0), 'page')}, {counted(summary.get('articles', 0), 'new article')}, "
-                 f"{known:,} already known, {counted(summary.get('images', 0), 'image')}, "
+                 f"{known:,} seen before, {counted(summary.get('images', 0), 'image')}, "
                  f"{counted(summary.get('errors', 0), 'error')} in {summary.get('elapsed_s', 0):.1f} s."]
         if summary.get("revisited"):
             same = summary.get("not_modified", 0) + summary.get("unchanged", 0)
