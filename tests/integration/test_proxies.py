@@ -137,3 +137,18 @@ def test_the_render_pool_loads_more_through_the_proxy(tmp_path, demo_server):
     # only the browser asks for the fragments "Xem thêm" adds; the crawler fetched the images
     assert any(s.endswith("/xem-them/trang-6.htm") for s in proxy.seen)
     assert any("/images/" in s for s in proxy.seen)
+
+
+def test_a_proxies_file_that_does_not_parse_hides_its_password_and_can_be_cleared(cli, data_dir):
+    """An address whose port does not parse was printed whole, password and all; and `proxies clear`, which the
+    crawl's refusal names as the way out, failed on the very file it was to replace."""
+    code, _, err = cli("proxies", "set", "http://alice:S3cretPW@proxy.example:99999")
+    assert code == 2 and "S3cretPW" not in err and "alice:***@proxy.example" in err, err
+    (data_dir / "proxies.json").write_text('{"all": ["http://alice:S3cretPW@proxy.example:70000"], "profiles": {}}')
+    code, _, err = cli("crawl", "--profile", "demo", "--max-pages", "1")
+    assert code == 2 and "S3cretPW" not in err and "proxies clear" in err, err
+    code, _, err = cli("proxies", "set", "http://127.0.0.1:3128")
+    assert code == 2 and "S3cretPW" not in err and "`proxies clear` starts the file again" in err, err
+    code, out, err = cli("proxies", "clear")
+    assert code == 0 and "none (direct connections)" in out, err
+    assert "S3cretPW" not in (data_dir / "proxies.json").read_text()

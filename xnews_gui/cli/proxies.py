@@ -37,7 +37,12 @@ def cmd_proxies(args) -> int:
     if profile is not None and profile not in store.profile_names():
         raise CliError(f"no profile named {profile!r} (profiles: {', '.join(store.profile_names()) or 'none'})")
     try:
-        config = ProxyConfig.load(store.root)
+        try:
+            config = ProxyConfig.load(store.root)
+        except ProxyError:
+            if args.action != "clear" or profile is not None:
+                raise
+            config = ProxyConfig()  # the way out the crawl's refusal names: a new, empty file
         if args.action == "show":
             print(f"all crawls: {describe(config.everywhere, '')}")
             for name, urls in sorted(config.profiles.items()):
@@ -46,7 +51,8 @@ def cmd_proxies(args) -> int:
         config.set(args.urls if args.action == "set" else [], profile)
         path = config.save(store.root)
     except ProxyError as exc:
-        raise CliError(f"proxies: {exc}") from None
+        raise CliError(f"proxies: {exc}" + ("" if args.action == "clear" and profile is None else
+                                            "; `proxies clear` starts the file again")) from None
     except OSError as exc:
         raise CliError(f"proxies: {describe_os_error(exc)}") from None
     urls, where = config.for_profile(profile) if profile else (config.everywhere, "all")

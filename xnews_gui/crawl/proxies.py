@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -39,8 +40,8 @@ def check_proxy(url: str) -> str:
     try:
         parts = urlsplit(url)
         port = parts.port
-    except ValueError as exc:
-        raise ProxyError(f"not a proxy address: {url!r} ({exc})") from None
+    except ValueError as exc:  # shown masked: an address that does not parse may hold a password all the same
+        raise ProxyError(f"not a proxy address: {_masked_text(url)!r} ({exc})") from None
     if parts.scheme.lower() not in SCHEMES:
         raise ProxyError(f"{mask(url)!r}: a proxy is {', '.join(s + '://' for s in SCHEMES)}HOST:PORT")
     if not parts.hostname or port is None:
@@ -59,6 +60,14 @@ def check_proxy(url: str) -> str:
     return f"{parts.scheme.lower()}://{quote(unquote(parts.username), safe='')}{secret}@{host}"
 
 
+_PASSWORD = re.compile(r"(://[^/@:\s]*:)[^@]*@")
+
+
+def _masked_text(url: str) -> str:
+    """``url`` with whatever stands between "user:" and "@" as ***, parsed or not."""
+    return _PASSWORD.sub(r"\1***@", url)
+
+
 def mask(url: str) -> str:
     """The proxy as it may be shown: its password as ***."""
     try:
@@ -66,7 +75,7 @@ def mask(url: str) -> str:
     except ValueError:
         return "(unreadable address)"
     if parts.password is None:
-        return url
+        return _masked_text(url)
     user = unquote(parts.username or "")
     host = parts.netloc.rsplit("@", 1)[-1]
     return f"{parts.scheme}://{user}:***@{host}"
