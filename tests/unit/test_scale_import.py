@@ -51,13 +51,17 @@ def test_items_become_articles_once_each(cli, data_dir, tmp_path):
 
 def test_bad_lines_are_reported_and_the_good_ones_kept(cli, tmp_path):
     path = tmp_path / "items.jsonl"
+    huge = json.dumps(item(7)).replace('"confidence": 0.9', '"confidence": 1' + "0" * 400)
     write_lines(path, ["{not json", "[1, 2]", item(1, url="ftp://x/y"), item(2, title=""), item(3, confidence="high"),
-                       item(4, profile="../etc"), item(5)])
+                       item(4, profile="../etc"), item(5), huge, "[" * 200_000, item(6, confidence=1.5), item(8)])
     code, out, err = cli("import-items", str(path))
-    assert code == 1
-    assert "1 new article(s), 0 already stored, 6 line(s) skipped" in out
+    assert code == 1 and "Traceback" not in err, err
+    # a 400-digit confidence and a line nested 200,000 deep lost the whole import (good lines before them too)
+    assert "2 new article(s), 0 already stored, 9 line(s) skipped" in out, (out, err)
     for where in ("items.jsonl:1: not a JSON line", "items.jsonl:2: not a JSON object", "items.jsonl:3: bad url",
-                  "items.jsonl:4: no title", "items.jsonl:5: confidence", "items.jsonl:6: no profile name"):
+                  "items.jsonl:4: no title", "items.jsonl:5: confidence", "items.jsonl:6: no profile name",
+                  "items.jsonl:8: confidence is not a number from 0 to 1", "items.jsonl:9: not a JSON line (nested too deeply)",
+                  "items.jsonl:10: confidence is not a number from 0 to 1"):
         assert where in err
     code, _, err = cli("import-items", str(tmp_path / "missing.jsonl"))
     assert code == 2 and "file not found" in err

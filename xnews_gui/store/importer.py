@@ -77,6 +77,8 @@ def _rows(path: Path, default_profile: str | None, report: ImportReport):
                 yield where, parse_item(raw, default_profile)
             except ValueError as exc:
                 report.problems.append(f"{where}: {exc}")
+            except Exception as exc:  # noqa: BLE001 - a line no check foresaw: skipped and said, the others stored
+                report.problems.append(f"{where}: cannot be read ({exc.__class__.__name__})")
 
 
 def _lines(handle):
@@ -104,6 +106,8 @@ def parse_item(raw: bytes, default_profile: str | None) -> tuple:
         raise ValueError("not UTF-8 text (a JSON-lines file from a worker is)") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"not a JSON line ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:  # "[[[[..." a hundred thousand deep: one bad line, not the end of the import
+        raise ValueError("not a JSON line (nested too deeply)") from None
     if not isinstance(item, dict):
         raise ValueError("not a JSON object")
     url = item.get("url")
@@ -135,8 +139,9 @@ def parse_item(raw: bytes, default_profile: str | None) -> tuple:
     topic, section, confidence = item.get("topic"), item.get("section"), item.get("confidence")
     if topic is not None and not isinstance(topic, str) or section is not None and not isinstance(section, str):
         raise ValueError("topic and section must be text")
-    if confidence is not None and (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)):
-        raise ValueError("confidence is not a number")
+    if confidence is not None and (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)
+                                   or not 0 <= confidence <= 1):  # a 400-digit integer, 1e999: no probability
+        raise ValueError("confidence is not a number from 0 to 1")
     body_html = sanitize_html(values["body_html"], url)  # outside input: made safe again
     body_text = values["body_text"] or html_to_text(body_html)
     listed = item.get("images") if isinstance(item.get("images"), list) else []
