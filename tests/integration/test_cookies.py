@@ -78,3 +78,24 @@ def test_cookies_match_host_path_scheme_and_expiry():
     assert jar.header_for("https://m.bao.vn/", now) == "a=1"  # only the dotted domain covers subdomains
     assert jar.header_for("https://khac.vn/", now) == ""
     assert "1 expired" in jar.summary(now)
+
+
+def test_cookies_that_could_break_a_request_or_be_lost_are_refused_with_the_reason(cli, tmp_path):
+    """A CR LF in a cookie's value went out as a header of its own on every request; cookies past the 300th were
+    dropped without a word (a login cookie among them); a file nested too deeply ended in a traceback."""
+    def imported(rows_or_text) -> tuple:
+        path = tmp_path / "c.json"
+        path.write_text(rows_or_text if isinstance(rows_or_text, str) else json.dumps(rows_or_text))
+        return cli("cookies", "import", "--profile", "demo", str(path))
+
+    code, _, err = imported([{"name": "sid", "value": "abc\r\nX-Injected: yes", "domain": "127.0.0.1"}])
+    assert code == 2 and "cookie 1: its value holds a control character" in err and "X-Injected" not in err
+    code, _, err = imported([{"name": "s id", "value": "a", "domain": "127.0.0.1"}])
+    assert code == 2 and "cookie 1: its name is not a cookie name" in err
+    many = [{"name": f"c{i}", "value": "v", "domain": "127.0.0.1"} for i in range(301)]
+    code, _, err = imported(many + [{"name": "login", "value": "s", "domain": "news.example"}])
+    assert code == 2 and "the file holds 302 cookies, at most 300" in err
+    code, _, err = imported("[" * 200_000)
+    assert code == 2 and "nested too deeply" in err and "Traceback" not in err
+    code, out, err = imported([{"name": "sid", "value": "a b", "domain": "127.0.0.1"}])  # a space: browsers keep it
+    assert code == 0, err

@@ -99,18 +99,22 @@ class CookieFile:
                 rows = json.loads(stripped)
             except ValueError as exc:
                 raise CookieError(f"not a JSON list of cookies: {exc}") from None
+            except RecursionError:
+                raise CookieError("not a JSON list of cookies (nested too deeply)") from None
             if isinstance(rows, dict):  # Playwright's storage state: {"cookies": [...], "origins": [...]}
                 rows = rows.get("cookies")
                 if not isinstance(rows, list):
                     raise CookieError("a JSON object without a \"cookies\" list: expected a JSON list of cookies "
                                       "(as cookie-editor extensions export them) or a browser's cookies.txt")
             out = []
-            for i, row in enumerate(rows[:MAX_COOKIES]):
+            _within_limit(len(rows) if isinstance(rows, list) else 0)
+            for i, row in enumerate(rows):
                 if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "value", "domain")):
                     raise CookieError(f"cookie {i + 1}: needs name, value and domain (text)")
                 expires = row.get("expires", row.get("expirationDate"))  # the extensions' name for it
-                out.append(Cookie(row["name"], row["value"], row["domain"], str(row.get("path") or "/"),
-                                  _expiry(expires, f"cookie {i + 1}"), bool(row.get("secure", False))))
+                out.append(_checked(Cookie(row["name"], row["value"], row["domain"], str(row.get("path") or "/"),
+                                           _expiry(expires, f"cookie {i + 1}"), bool(row.get("secure", False))),
+                                    f"cookie {i + 1}"))
             if not out:
                 raise CookieError("the JSON list holds no cookies")
             return out
@@ -124,10 +128,9 @@ class CookieFile:
             if len(parts) != 7:
                 raise CookieError(f"line {number}: a cookies.txt line has 7 tab-separated fields")
             domain, _sub, path, secure, expires, name, value = parts
-            out.append(Cookie(name, value, domain, path or "/", _expiry(expires, f"line {number}"),
-                              secure.upper() == "TRUE"))
-            if len(out) >= MAX_COOKIES:
-                break
+            out.append(_checked(Cookie(name, value, domain, path or "/", _expiry(expires, f"line {number}"),
+                                       secure.upper() == "TRUE"), f"line {number}"))
+        _within_limit(len(out))
         if not out:
             raise CookieError("no cookies found (expected a cookies.txt or a JSON list)")
         return out
@@ -221,3 +224,27 @@ def _expiry(value, where: str) -> float:
             raise CookieError(f"{where}: the expiry {value} is not a date (seconds or milliseconds since 1970)")
         expiry /= 1000
     return expiry
+
+
+# a name is an HTTP token; a value, a domain and a path hold no control character and no ";" (a CR LF in a value
+# went out as a header of its own on every request of the crawl), a domain and a path no space either
+_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+_UNSAFE = re.compile(r"[\x00-\x20\x7f;]")
+_UNSAFE_VALUE = re.compile(r"[\x00-\x1f\x7f;]")  # a space is no header break: browsers keep such values
+
+
+def _checked(cookie: Cookie, where: str) -> Cookie:
+    """The cookie, or CookieError naming where it is and what is wrong (never its value: a secret)."""
+    if not _TOKEN.match(cookie.name):
+        raise CookieError(f"{where}: its name is not a cookie name (letters, digits and !#$%&'*+.^_`|~- only)")
+    if _UNSAFE_VALUE.search(cookie.value):
+        raise CookieError(f"{where}: its value holds a control character or ';', which no cookie holds")
+    if _UNSAFE.search(cookie.domain) or _UNSAFE.search(cookie.path):
+        raise CookieError(f"{where}: its domain or path holds a control character, a space or ';'")
+    return cookie
+
+
+def _within_limit(count: int) -> None:
+    if count > MAX_COOKIES:  # refused whole: keeping the first 300 dropped a login cookie without a word
+        raise CookieError(f"the file holds {count} cookies, at most {MAX_COOKIES} are kept: export only the "
+                          "site's cookies from the browser")
