@@ -16,7 +16,11 @@ BUNDLED_PROFILES = PROJECT_ROOT / "profiles"
 
 
 class DataDirError(RuntimeError):
-    pass
+    """``problem`` (what is wrong with the folder) and, for the command line, how to choose another."""
+
+    def __init__(self, problem: str, advice: str = "choose another with --data-dir or XNEWS_HOME"):
+        super().__init__(f"{problem}; {advice}" if advice else problem)
+        self.problem = problem
 
 
 def data_dir(override: str | os.PathLike | None = None) -> Path:
@@ -32,7 +36,7 @@ def data_dir(override: str | os.PathLike | None = None) -> Path:
 def ensure_writable(path: Path) -> Path:
     """Create the folder if needed and prove we can write there; clear error if not."""
     if path.exists() and not path.is_dir():
-        raise DataDirError(f"the data folder {path} is a file, not a folder; choose another with --data-dir or XNEWS_HOME")
+        raise DataDirError(f"the data folder {path} is a file, not a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
         # a name of this process's own: commands started together must not delete each other's probe
@@ -40,10 +44,7 @@ def ensure_writable(path: Path) -> Path:
             probe.write(b"ok")
             probe.flush()
     except OSError as exc:
-        raise DataDirError(
-            f"the data folder {path} is not writable ({exc.strerror or exc}); "
-            "choose another with --data-dir or XNEWS_HOME"
-        ) from None
+        raise DataDirError(f"the data folder {path} is not writable ({exc.strerror or exc})") from None
     return path
 
 
@@ -56,9 +57,10 @@ def check_writable(path: Path) -> None:
         existing = existing.parent
     if not existing.is_dir():
         why = "a file, not a folder" if existing == path else f"{existing} is a file, not a folder"
-        raise DataDirError(f"the data folder {path} is not writable ({why})")
+        raise DataDirError(f"the data folder {path} is not writable ({why})", advice="")
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise DataDirError(f"the data folder {path} is not writable (permission denied or a read-only disk)")
+        raise DataDirError(f"the data folder {path} is not writable (permission denied or a read-only disk)",
+                           advice="")
 
 
 def database_path(root: Path) -> Path:

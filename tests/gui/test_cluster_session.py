@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 
 from xnews_gui.crawl import CrawlOptions
 from xnews_gui.ui.crawl_session import CrawlSession
 
-from ..integration.scale_helpers import RedisServer, which_redis
+from ..integration.scale_helpers import RedisServer, needs_redis
 
 
 def worker_item(n: int) -> str:
@@ -24,9 +23,7 @@ def worker_item(n: int) -> str:
 
 
 def test_a_session_follows_a_cluster_crawl_and_stores_its_items_as_they_come(qtbot, store, demo_profile, tmp_path):
-    if which_redis() is None:
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    needs_redis()
     redis = RedisServer(tmp_path)
     try:
         client, prefix = redis.client, "xnews:demo:"
@@ -64,9 +61,7 @@ def test_a_session_follows_a_cluster_crawl_and_stores_its_items_as_they_come(qtb
 def test_the_dashboard_follows_a_cluster_with_the_mouse_and_refuses_a_wrong_url(qtbot, store, demo_profile, tmp_path):
     """Crawl tab: highlight a site, "Follow a cluster…", a URL that is not Redis is refused in the dialog
     with the reason; the workers' Redis is followed: the card, the chart and the list get its articles."""
-    if which_redis() is None:
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    needs_redis()
     from PySide6.QtCore import QSettings, Qt
 
     from xnews_gui.ui.cluster_follow import URL_KEY

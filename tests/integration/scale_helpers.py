@@ -168,6 +168,15 @@ def which_redis() -> str | None:
     return shutil.which("redis-server")
 
 
+def needs_redis() -> None:
+    """Skip the test, saying why, when there is no redis-server or no Redis client to run it with."""
+    import pytest
+
+    if which_redis() is None:
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[test]')")
+
+
 def run_cluster(setup: dict, profile: str, redis_url: str, outs: list[Path]) -> None:
     """One worker per output file, all sharing the Redis frontier at redis_url; each must exit 0."""
     procs = [start_worker(setup["python"], setup["project"], profile, out, f"XNEWS_REDIS_URL={redis_url}")

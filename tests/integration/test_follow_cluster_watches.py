@@ -8,9 +8,8 @@ import json
 import threading
 import time
 
-import pytest
 
-from .scale_helpers import RedisServer, which_redis
+from .scale_helpers import RedisServer, needs_redis
 
 
 def worker_item(n: int, title: str) -> str:
@@ -21,9 +20,7 @@ def worker_item(n: int, title: str) -> str:
 
 
 def test_follow_cluster_tells_the_watches_of_the_workers_new_articles(cli, data_dir, tmp_path):
-    if which_redis() is None:
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    needs_redis()
     code, _out, err = cli("watch", "add", "bong-da", "--words", "bong da")
     assert code == 0, err
     redis = RedisServer(tmp_path)
@@ -67,9 +64,7 @@ def test_import_items_tells_the_watches_of_the_new_articles_it_stores(cli, data_
 def test_a_follower_ends_when_the_workers_left_requests_queued(tmp_path):
     """Workers stopped at their page limit, killed or stopped by hand leave requests queued: the follower
     waits for another worker a while, then ends 'stopped', saying how many are left (it followed forever)."""
-    if which_redis() is None:
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    needs_redis()
     from xnews_gui.services.cluster import ClusterFollower
     from xnews_gui.store import Store
 
@@ -109,9 +104,7 @@ def test_a_follower_ended_with_ctrl_c_says_what_its_webhooks_did(data_dir, tmp_p
     from tests.integration.scale_helpers import REPO, repo_env
     from tests.integration.test_watches import Hook
 
-    if which_redis() is None:
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[scale]')")
+    needs_redis()
     redis = RedisServer(tmp_path)
     main = [sys.executable, str(REPO / "main.py"), "--data-dir", str(data_dir)]
     try:

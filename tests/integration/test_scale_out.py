@@ -27,7 +27,7 @@ from xnews_gui.paths import BUNDLED_MODEL  # noqa: E402
 
 from ..conftest import PROFILES, REPO  # noqa: E402
 from .scale_helpers import (LoggedDemoSite, RedisServer, copy_profile, early_gaps, export_project, free_port,  # noqa: E402
-                            read_items, run_cluster, start_worker, venv_without_qt, wait_all, which_redis, worker_env)
+                            read_items, run_cluster, start_worker, venv_without_qt, wait_all, needs_redis, worker_env)
 
 pytestmark = pytest.mark.slow
 
@@ -152,9 +152,7 @@ def desktop_articles(profile_file, state, model) -> dict:
 
 @pytest.fixture
 def redis_server(tmp_path):
-    if which_redis() is None:
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install -e '.[test]')")
+    needs_redis()
     server = RedisServer(tmp_path)
     yield server
     server.stop()

@@ -127,9 +127,9 @@ def terms_from_array(raw: np.ndarray, expected: int | None = None) -> list[str]:
     it holds another number of terms (a small file of 50 million empty terms took 4 GB and 13 s to refuse)."""
     if raw.dtype != np.uint8 or raw.ndim != 1:
         raise ModelFileError("the vocabulary is not UTF-8 text")
-    if expected is not None and (int(np.count_nonzero(raw == 10)) + 1 if raw.size else 0) != expected:
-        raise ModelFileError(f"the vocabulary does not fit the weights: {expected:,} features, "
-                             f"{int(np.count_nonzero(raw == 10)) + 1 if raw.size else 0:,} terms")
+    count = int(np.count_nonzero(raw == 10)) + 1 if raw.size else 0  # "\n" between terms
+    if expected is not None and count != expected:
+        raise ModelFileError(f"the vocabulary does not fit the weights: {expected:,} features, {count:,} terms")
     try:
         text = raw.tobytes().decode("utf-8")
     except UnicodeDecodeError:

@@ -179,8 +179,9 @@ def _print_summary(s: dict) -> None:
               f"brought new links" + (f", {s['more_at_limit']} stopped at a limit" if s.get("more_at_limit") else ""))
     for warning in s.get("warnings", []):
         print(f"  WARNING: {warning}")
-    if webhooks_line(s):
-        print(f"  {webhooks_line(s)}")
+    webhooks = webhooks_line(s)
+    if webhooks:
+        print(f"  {webhooks}")
     if s.get("fallbacks"):
         print(f"  body: fallback on {s['fallbacks']} article(s) (the main-text extractor filled what the rules missed)")
     for f, urls in (s.get("degraded_fields") or {}).items():

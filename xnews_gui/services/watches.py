@@ -68,7 +68,7 @@ def webhooks_line(summary: dict) -> str | None:
     if not (sent or failed or unsent):
         return None
     why = "; ".join(f"watch {name!r}: {error}" for name, error in (summary.get("webhooks_failures") or {}).items())
-    parts = [f"{sent} sent"] + [f"{failed} failed ({why or 'see the warnings above'})"] * bool(failed) + \
+    parts = [f"{sent} sent"] + [f"{failed} failed ({why})"] * bool(failed) + \
         [f"{unsent} not sent yet (the next crawl or import sends them)"] * bool(unsent)
     return ("WARNING: " if failed or unsent else "") + "watch webhooks: " + ", ".join(parts)
 

@@ -127,13 +127,12 @@ class Queries:
         if flt.hide_duplicates:  # the first copy of each story among the site's, topic's, search's articles
             (scope, params), (state, state_params) = flt.parts()
             (scope_b, params_b), _ = flt.parts("b")
-            first = (f"(a.dup_group IS NULL OR a.id = (SELECT MIN(b.id) FROM article b "
-                     f"WHERE b.dup_group = a.dup_group AND {scope_b}))")
-            sql = f"SELECT {sort_expr(sort)} AS k, a.id AS id FROM article a WHERE {scope} AND {first} AND {state}"
+            where = (f"{scope} AND (a.dup_group IS NULL OR a.id = (SELECT MIN(b.id) FROM article b "
+                     f"WHERE b.dup_group = a.dup_group AND {scope_b})) AND {state}")
             params = params + params_b + state_params
         else:
             where, params = flt.where()
-            sql = f"SELECT {sort_expr(sort)} AS k, a.id AS id FROM article a WHERE {where}"
+        sql = f"SELECT {sort_expr(sort)} AS k, a.id AS id FROM article a WHERE {where}"
         if only_ids is not None:
             sql += f" AND a.id IN ({','.join('?' * len(only_ids))})"
             params = params + list(only_ids)

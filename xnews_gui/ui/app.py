@@ -53,7 +53,7 @@ def _choose_data_dir(data_dir: Path) -> tuple[Path, str]:
             return paths.ensure_writable(Path(chosen).expanduser()), ""
         except paths.DataDirError as exc:
             print(f"xnews: {exc}; using {data_dir}", file=sys.stderr)
-            return Path(data_dir), str(exc).split("; choose another")[0]
+            return Path(data_dir), exc.problem
     return Path(data_dir), ""
 
 

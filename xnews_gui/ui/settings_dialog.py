@@ -102,7 +102,7 @@ class SettingsDialog(QDialog):
         try:
             check_writable(Path(text).expanduser())  # made at the next start, not now: Cancel leaves no folder
         except DataDirError as exc:
-            why = str(exc).split("; choose another")[0]
+            why = exc.problem
             QMessageBox.warning(self, "Data folder", f"{why[:1].upper()}{why[1:]}.\n\nChoose a folder you can "
                                 "write to, or leave the field empty for the default one.")
             self.data_dir.setFocus()
