@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import shared_data
+
 from tests import extract_corpus as corpus
 
 pytestmark = pytest.mark.slow
@@ -33,8 +35,7 @@ def _compare(pinned, groups=None):
 
 
 def test_every_pinned_page_gives_the_same_article_and_links(pinned):
-    if not corpus.SHARED.joinpath("data").is_dir():
-        pytest.skip(f"shared test data not found: {corpus.SHARED / 'data'}")
+    shared_data()  # the real pages: skip with the reason when absent
     now, missing, page_changed, changed = _compare(pinned)
     assert not missing, f"{len(missing)} pinned cases no longer produced, e.g. {missing[:5]}"
     assert not page_changed, f"{len(page_changed)} pages changed (re-pin on purpose), e.g. {page_changed[:5]}"

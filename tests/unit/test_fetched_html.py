@@ -127,9 +127,9 @@ def test_pinned_pages_fetched_as_bytes_give_their_pinned_articles():
     """A third of the pinned extraction corpus (tests/extract_corpus.py: simulator, demo and real pages)
     through the crawl's way - fetched bytes, text decoded only if needed - gives the pinned articles."""
     from tests import extract_corpus as corpus
+    from tests.conftest import shared_data
 
-    if not corpus.FIXTURE.is_file() or not corpus.SHARED.joinpath("data").is_dir():
-        pytest.skip("pinned corpus or shared data not found")
+    shared_data()  # the real pages: skip with the reason when absent (the pinned corpus is in the repository)
     pinned = corpus.read_fixture()
     profiles = corpus.load_profiles(pinned["induced_profiles"])
     compared = from_bytes = 0

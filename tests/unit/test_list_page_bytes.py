@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from tests import extract_corpus as corpus
+from tests.conftest import shared_bench, shared_data
 from xnews_gui.core.text.encoding import decode_html_utf8
 from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl.options import CrawlOptions
@@ -37,9 +37,8 @@ def _pages():
 
 
 def test_a_list_page_parsed_from_its_bytes_gives_the_same_links():
+    shared_bench("newsim.py"), shared_data("readability-test-pages")  # skip with the reason when absent
     pages = _pages()
-    if len(pages) < 20:
-        pytest.skip("the simulator and the shared pages are not here")
     newsim = json.loads((corpus.REPO / "benchmarks" / "newsim_profile.json").read_text(encoding="utf-8"))
     broad = dict(newsim, links={"articles": {"kind": "css", "selector": "a[href]", "allow": [r"\.html?$"]},
                                 "lists": {"kind": "xpath", "selector": "//a"}},
