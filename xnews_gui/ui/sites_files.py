@@ -63,7 +63,7 @@ class ProfileFiles:
 
         def saved(_) -> None:
             editing = self.name_edit.text().strip()
-            self._follow_store(profile.name)
+            self._follow_store(profile.name, "imported")
             if editing != profile.name:  # the list selects the import: the editor shows it (asking first
                 self.open_profile(profile.name)  # when the profile being edited has unsaved changes)
             self._message(f"Imported {profile.name!r} from {Path(path).name}"

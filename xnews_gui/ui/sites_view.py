@@ -23,6 +23,7 @@ from .profile_history import ProfileHistory
 from .reextract_offer import ReextractOffer
 from .revisit_line import RevisitBox
 from .sites_files import ProfileFiles
+from .sites_versions import ProfileVersions
 from .save_refusal import why_not_saved
 from .unsaved_guard import UnsavedGuard
 
@@ -30,7 +31,7 @@ from .unsaved_guard import UnsavedGuard
 DEMO_PRACTICE = "tin-nhanh"  # the demo site's name: a profile built on it while trying the steps
 
 
-class SitesView(ProfileFiles, QWidget):
+class SitesView(ProfileFiles, ProfileVersions, QWidget):
     """Build, open, save and export site profiles. The database is already open.
 
     ``demo`` is the in-process demo site (the Crawl tab's, so that one server runs); a view
@@ -148,31 +149,6 @@ class SitesView(ProfileFiles, QWidget):
         if self.inspector.browser.on_start_page():
             self.show_start_page()  # with the new list of profiles
 
-    def open_history(self) -> ProfileHistory | None:
-        """The selected profile's versions, in a window that does not block the app."""
-        item = self.profiles.currentItem()
-        if item is None:
-            self._message("Select a profile in the list to see its history.", error=True)
-            return None
-        if self.history_dialog is not None:
-            self.history_dialog.close()
-            self.history_dialog.deleteLater()
-        self.history_dialog = ProfileHistory(self.store, item.text(), self)
-        self.history_dialog.reverted.connect(self._reverted)
-        self.history_dialog.show()
-        return self.history_dialog
-
-    def _reverted(self, name: str) -> None:
-        self._follow_store(name)
-        self._message(f"Reverted {name!r}; its history keeps the version before.")
-        self.reextract.offer(name, "reverted")
-
-    def _follow_store(self, name: str) -> None:
-        """A profile changed in the store behind the inspector (revert, import): its open draft follows."""
-        if self.name_edit.text().strip() == name and (profile := self.store.load_profile(name)) is not None:
-            self.inspector.set_profile(profile)
-        self.refresh(select=name)
-
     def _show_health(self) -> None:
         item = self.profiles.currentItem()
         self.health.show_for(item)
@@ -189,8 +165,15 @@ class SitesView(ProfileFiles, QWidget):
                                                        len(profile.fields), self.health.notes.get(name, "")))
         self.inspector.show_start(start_page.render(entries))
 
-    def open_demo(self) -> str:
-        """Start the bundled demo site in-process and show its home page, with a fresh profile to build."""
+    def open_demo(self) -> str | None:
+        """Start the bundled demo site in-process and show its home page, with a fresh profile to build; its
+        address (None while asking first, when the open profile has unsaved edits)."""
+        opened: list[str] = []
+        self.guard.check(self.current_profile(), "open the demo site", lambda: opened.append(self._open_demo()),
+                         lambda: self._message("Still editing; the demo site was not opened."))
+        return opened[0] if opened else None
+
+    def _open_demo(self) -> str:
         url = self.demo.start()
         self.name_edit.setText(DEMO_PRACTICE)  # not "demo": saving must not overwrite the bundled profile
         self.inspector.new_profile(DEMO_PRACTICE, url)
@@ -217,7 +200,8 @@ class SitesView(ProfileFiles, QWidget):
         """Open a stored profile in the inspector; with unsaved edits, ask first (None while asking)."""
         current = self.current_profile()
         if self.unsaved() and not (current.name == name and not url):
-            self.guard.ask(current.name, name, lambda: self._open(name, url), lambda: self._kept(current.name, name))
+            self.guard.ask(current.name, f"open \u201c{name}\u201d", lambda: self._open(name, url),
+                           lambda: self._kept(current.name, name))
             return None
         return self._open(name, url)
 
@@ -263,6 +247,10 @@ class SitesView(ProfileFiles, QWidget):
             self._message(f"The page did not load ({url}): check the address above, press Enter, then click "
                           "New profile.", error=True)
             return
+        self.guard.check(self.current_profile(), "start a new profile at this page", lambda: self._new(url),
+                         lambda: self._message("Still editing; no new profile was started."))
+
+    def _new(self, url: str) -> None:
         name = _name_from_url(url)
         self.name_edit.setText(name)
         self.profiles.clearSelection()

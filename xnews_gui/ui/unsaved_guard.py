@@ -1,4 +1,5 @@
-"""Unsaved edits in the inspector are never dropped without asking (another profile opened over them)."""
+"""Unsaved edits in the inspector are never dropped without asking (another profile, a new one, the demo or
+a reverted or imported version opened over them)."""
 
 from __future__ import annotations
 
@@ -30,11 +31,19 @@ class UnsavedGuard:
         """Edits not saved: a pick, a hand edit, a learned rule (an empty new profile has none)."""
         return profile is not None and bool(profile.fields or profile.articles) and profile.to_json() != self.clean
 
-    def ask(self, current: str, other: str, on_drop, on_keep) -> None:
+    def check(self, profile: Profile | None, action: str, proceed, on_keep) -> None:
+        """``proceed`` now when ``profile`` has no unsaved edits; else ask first whether to ``action``
+        (e.g. "open \u201cother\u201d") and drop them, and call ``proceed`` or ``on_keep``."""
+        if self.unsaved(profile):
+            self.ask(profile.name, action, proceed, on_keep)
+        else:
+            proceed()
+
+    def ask(self, current: str, action: str, on_drop, on_keep) -> None:
         box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
                           f"The profile \u201c{current}\u201d has changes that are not saved.\n\n"
-                          f"Open \u201c{other}\u201d and drop them?", parent=self.parent)
-        drop = box.addButton(f"Drop the changes and open {other}", QMessageBox.ButtonRole.DestructiveRole)
+                          f"{action[:1].upper()}{action[1:]} and drop them?", parent=self.parent)
+        drop = box.addButton(f"Drop the changes and {action}", QMessageBox.ButtonRole.DestructiveRole)
         keep = box.addButton("Keep editing", QMessageBox.ButtonRole.RejectRole)
         box.setDefaultButton(keep)  # Enter keeps the edits
         box.finished.connect(lambda _code: self._answered(box, box.clickedButton() is drop, on_drop, on_keep))
