@@ -50,3 +50,18 @@ def test_sane_values_still_pass():
     data = demo()
     data["crawl"].update(concurrency=64, max_pages=1_000_000, max_depth=0, delay_s=0, relevance_threshold=1)
     assert Profile.from_dict(data).crawl.concurrency == 64
+
+
+@pytest.mark.parametrize("expect", [
+    {"chars": [1, 1e400]}, {"words": [0, float("inf")]}, {"per_page": 1e400}, {"per_page": -5},
+    {"digits": float("nan")}, {"digits": "nan"}, {"punct": 1.5}, {"punct": -0.1},
+])
+def test_a_fields_expectations_out_of_range_are_a_clear_error(expect):
+    """JSON's 1e400 is infinity: int() of it raised OverflowError through Import (a traceback); a NaN share
+    switched the check off in silence (every comparison with NaN is False)."""
+    data = demo()
+    data["schema"] = 2
+    data["fields"]["title"] = {"rules": [{"kind": "css", "selector": "h1", "take": "text"}], "expect": expect}
+    text = json.dumps(data).replace("Infinity", "1e400")  # NaN stays NaN, which json reads
+    with pytest.raises(ProfileError, match="digits/punct shares 0..1"):
+        Profile.from_json(text)

@@ -111,15 +111,25 @@ class ContentProfile:
         try:
             chars = _range(data.get("chars", [1, 10**7]))
             word_range = _range(data.get("words", [0, 10**6]))
-            digits = float(data.get("digits", 1.0))
-            punct = float(data.get("punct", 1.0))
+            digits = _share(data.get("digits", 1.0))
+            punct = _share(data.get("punct", 1.0))
             per_page = int(data.get("per_page", 1))
-        except (TypeError, ValueError):
-            raise ValueError(f"{where}: chars/words are [min, max] whole numbers, digits/punct shares 0..1") from None
+            if per_page < 0:
+                raise ValueError("a negative count")
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"{where}: chars/words are [min, max] whole numbers, digits/punct shares 0..1, "
+                             "per_page a whole number 0 or more") from None
         anchor = data.get("anchor", "")
         if not isinstance(anchor, str):
             raise ValueError(f"{where}.anchor: expected a string")
         return cls(chars=chars, words=word_range, digits=digits, punct=punct, per_page=per_page, anchor=anchor)
+
+
+def _share(value) -> float:
+    share = float(value)
+    if not 0.0 <= share <= 1.0:  # NaN too: every comparison with it is False, the check silently off
+        raise ValueError("not a share")
+    return share
 
 
 def _range(value) -> tuple[int, int]:
