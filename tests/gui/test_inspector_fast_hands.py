@@ -296,3 +296,38 @@ def test_closing_the_inspector_while_a_page_loads_neither_waits_nor_cuts_the_fet
         release.set()
         qtbot.waitUntil(lambda: cache.closed, timeout=5000)
         assert cache.get(slow.url + in_flight) is not None  # the fetch under way was read to its end, not cut
+
+
+def test_closing_while_chromium_answers_empty_leaves_no_timer_and_no_stray_page(qtbot):
+    """The pick's DOM is asked again while Chromium answers an empty document: a retry timer without a
+    context object fired into the deleted view (RuntimeError), and a handler asking the closed view for its
+    address made a new page on the default profile under it."""
+    import sys
+
+    import shiboken6
+    from PySide6.QtWebEngineCore import QWebEnginePage
+
+    from xnews_gui.ui.inspector import Inspector
+
+    errors = []
+    old_hook, sys.excepthook = sys.excepthook, lambda *a: errors.append(a[1])
+    try:
+        with Site({"/empty": (200, {"Content-Type": "text/html"}, b""),
+                   "/a": (200, {"Content-Type": "text/html"}, b"<h1>x</h1>")}) as site:
+            inspector = Inspector()
+            inspector.show()
+            with qtbot.waitSignal(inspector.view.loadFinished, timeout=20_000):
+                inspector.load_url(site.url.rstrip("/") + "/empty")
+            answered = []
+            inspector.with_dom(inspector.browser.url(), answered.append)
+            qtbot.wait(150)  # the first empty answer came: a retry is waiting
+            inspector.shutdown()
+            qtbot.wait(100)
+            stray = [p for p in inspector.view.findChildren(QWebEnginePage)
+                     if shiboken6.isValid(p) and p.profile() is p.profile().defaultProfile()]
+            assert not stray and inspector.browser.url() == ""
+            shiboken6.delete(inspector)  # the window goes
+            qtbot.wait(1000)  # every retry would have fired by now
+    finally:
+        sys.excepthook = old_hook
+    assert not errors, errors

@@ -111,8 +111,13 @@ class BrowserPane(QWidget):
             self.address.setText(url)
             self.view.load(QUrl(url))
 
+    @property
+    def closed(self) -> bool:
+        """The page was closed (``close_page``): the view must not be asked for its page again."""
+        return self._closed
+
     def url(self) -> str:
-        return self.view.url().toString()
+        return "" if self._closed else self.view.url().toString()  # view.url() of a closed view makes a page
 
     def show_start(self, html: str) -> None:
         """Show the local start page (no network); the address bar stays empty for an address."""
@@ -132,6 +137,11 @@ class BrowserPane(QWidget):
             return  # view.page() would make a new page on the default profile
         self._closed = True
         self.view.stop()
+        for signal in (self.view.urlChanged, self.view.loadStarted, self.view.loadProgress, self.view.loadFinished):
+            try:
+                signal.disconnect()  # a handler that asks the view (url, history) would make a new page
+            except (RuntimeError, TypeError):
+                pass  # nothing connected
         page = self.view.page()
         if page is not None and shiboken6.isValid(page):
             shiboken6.delete(page)  # deletes its profile after itself

@@ -132,13 +132,14 @@ class PickMode:
         """The rendered DOM of the page shown. Chromium now and then answers ``toHtml`` with an
         empty document while it is busy: ask again shortly (a pick must not learn from nothing)."""
         def got(html: str) -> None:
-            if url != self.browser.url():
+            if self.browser.closed or url != self.browser.url():
                 return
             if tries > 1 and "<body></body>" in html[:200] and len(html) < 200:
-                QTimer.singleShot(100, lambda: self.with_dom(url, then, tries - 1))
+                QTimer.singleShot(100, self, lambda: self.with_dom(url, then, tries - 1))  # none once deleted
                 return
             then(html)
-        self.view.page().toHtml(got)
+        if not self.browser.closed:  # view.page() of a closed view makes a new page
+            self.view.page().toHtml(got)
 
     def _induce(self, field: str, url: str, html: str, element: PickedElement, negative: bool) -> None:
         self._dom_html, self._dom_url = html, url
