@@ -57,3 +57,47 @@ def test_periodic_passes_of_a_render_profile_go_through_the_render_pool(qtbot, t
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     summary = box[0]
     assert summary["articles"] == 3 and summary["rendered"] >= 3 and pool.rendered >= 3
+
+
+def test_a_page_whose_script_grows_without_end_is_refused_not_carried_in(qtbot):
+    """A 300-byte page whose script appends 12 MB: the whole DOM came into the crawl (fetched pages stop at
+    5 MB); now the render says why it is not read, and a normal page still renders."""
+    import threading
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from tests.integration.crawl_helpers import Site
+    from xnews_gui.crawl.render import RenderError
+    from xnews_gui.ui.render_pool import RenderPool
+
+    grows = (b"<!doctype html><html><body><script>var s = 'x'.repeat(1024 * 1024);"
+             b"for (var i = 0; i < 12; i++) { var d = document.createElement('div'); d.textContent = s;"
+             b" document.body.appendChild(d); }"
+             b"var h = document.createElement('h1'); h.textContent = 'ready'; document.body.appendChild(h);"
+             b"</script></body></html>")
+    small = b"<!doctype html><html><body><h1>ready</h1><p>A story.</p></body></html>"
+    with Site({"/grows": (200, {"Content-Type": "text/html"}, grows),
+               "/small": (200, {"Content-Type": "text/html"}, small)}) as site:
+        pool = RenderPool(1)
+        box: dict = {}
+
+        def both() -> None:
+            for path in ("/grows", "/small"):
+                try:
+                    box[path] = pool.render(site.url.rstrip("/") + path, "h1", 30)
+                except RenderError as exc:
+                    box[path] = exc
+
+        thread = threading.Thread(target=both)
+        thread.start()
+        try:
+            qtbot.waitUntil(lambda: not thread.is_alive(), timeout=90_000)
+        finally:
+            thread.join(60)
+            pool.close()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            pool.deleteLater()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert isinstance(box["/grows"], RenderError), f"{len(box['/grows']):,} characters carried in"
+    assert "million characters once rendered" in str(box["/grows"])
+    assert isinstance(box["/small"], str) and "A story." in box["/small"]

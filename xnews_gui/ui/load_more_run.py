@@ -17,6 +17,7 @@ import time
 from PySide6.QtCore import QObject, QTimer
 
 from ..core.extraction.load_more import MoreResult
+from ..crawl.fetcher import FetchLimits
 
 POLL_MS = 100
 _RESCROLL_S = 1.0  # a page that missed a scroll event (it was busy loading) gets another
@@ -36,6 +37,25 @@ _CLICK = """(function (sel) {
   b.click();
   return 'clicked';
 })(%s)"""
+# the rendered DOM, or its length when it is larger than a fetched page may be (a page's script can grow
+# it without end: it is not carried into this process then)
+MAX_RENDERED_CHARS = FetchLimits().max_bytes
+READ_DOM = f"""(function () {{
+  var html = document.documentElement.outerHTML;
+  return html.length > {MAX_RENDERED_CHARS} ? html.length : '<!DOCTYPE html>' + html;
+}})()"""
+
+
+def dom_answer(answer) -> tuple[str, str]:
+    """READ_DOM's answer as (html, error)."""
+    if isinstance(answer, str):
+        return answer, ""
+    if isinstance(answer, (int, float)) and not isinstance(answer, bool):
+        return "", (f"the page holds {answer / 1e6:.0f} million characters once rendered, more than the "
+                    f"{MAX_RENDERED_CHARS / 1e6:.0f} million a page may hold: not read")
+    return "", "the rendered page could not be read"
+
+
 # the render page has no window: scroll events are sent as well as the scroll itself
 _SCROLL = """(function () {
   var doc = document.documentElement;
@@ -142,12 +162,12 @@ class LoadMore(QObject):
     def _end(self, why: str) -> None:
         self.stop()
         seconds = time.monotonic() - self.started
-        self.page.runJavaScript("'<!DOCTYPE html>' + document.documentElement.outerHTML", 0,
-                                lambda html: self._read(html, why, seconds))
+        self.page.runJavaScript(READ_DOM, 0, lambda answer: self._read(answer, why, seconds))
 
-    def _read(self, html, why: str, seconds: float) -> None:
-        if not isinstance(html, str):
-            self.on_done("", "the page could not be read after loading more", None)
+    def _read(self, answer, why: str, seconds: float) -> None:
+        html, error = dom_answer(answer)
+        if error:
+            self.on_done("", f"{error} (after loading more)", None)
             return
         self.on_done(html, "", MoreResult(html, self.loads, max(self.links, 0), why, seconds))
 

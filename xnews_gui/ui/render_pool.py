@@ -31,7 +31,7 @@ from PySide6.QtWebEngineCore import (QWebEnginePage, QWebEngineProfile, QWebEngi
 
 from ..crawl.render import RenderError
 from . import qt_cookies
-from .load_more_run import LoadMore
+from .load_more_run import READ_DOM, LoadMore, dom_answer
 
 _RT = QWebEngineUrlRequestInfo.ResourceType
 BLOCKED_TYPES = frozenset({_RT.ResourceTypeImage, _RT.ResourceTypeFontResource, _RT.ResourceTypeMedia,
@@ -164,16 +164,13 @@ class _Slot(QObject):
                                                                                                           error, result))
             self.loader.start()
             return
-        self.page.runJavaScript("'<!DOCTYPE html>' + document.documentElement.outerHTML", 0,
-                                lambda html, job=job: self._html(job, html))
+        self.page.runJavaScript(READ_DOM, 0, lambda answer, job=job: self._html(job, answer))
 
-    def _html(self, job: _Job, html) -> None:
+    def _html(self, job: _Job, answer) -> None:
         if job is not self.job:
             return
-        if not isinstance(html, str):
-            self._finish(error="the rendered page could not be read")
-            return
-        self._finish(html=html)
+        html, error = dom_answer(answer)
+        self._finish(html=html, error=error)
 
     def _loaded_more(self, job: _Job, html: str, error: str, result) -> None:
         if job is not self.job:
