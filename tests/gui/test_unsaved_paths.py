@@ -111,3 +111,25 @@ def test_importing_the_open_profile_asks_before_dropping_edits(qtbot, sites, sto
         qtbot.waitUntil(lambda: sites.guard.box is None, timeout=3000)
         assert "author" in sites.inspector.profile().fields
         assert store.load_profile("valley").fields["body"].selector == "div.imported"
+
+
+def test_quitting_with_unsaved_edits_asks_first(qtbot, store):
+    from tests.gui.test_crawl_restart import click, message_box
+    from xnews_gui.ui.main_window import MainWindow
+
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_tab("sites")
+    with PlainSite() as site:
+        _open_and_edit(qtbot, window.sites, store, site)
+        window.close()
+        box = message_box(qtbot)
+        assert "\u201cvalley\u201d has changes that are not saved" in box.text()
+        click(qtbot, next(b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.RejectRole))
+        qtbot.waitUntil(lambda: window.quit_box is None, timeout=5000)
+        assert window.isVisible() and "author" in window.sites.inspector.profile().fields
+
+        window.close()
+        click(qtbot, next(b for b in message_box(qtbot).buttons() if b.text() == "Quit"))
+        qtbot.waitUntil(lambda: not window.isVisible(), timeout=20_000)

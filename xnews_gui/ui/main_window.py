@@ -308,7 +308,8 @@ class MainWindow(QMainWindow):
             s.setValue("articles/splitter", splitter)
 
     def closeEvent(self, event) -> None:  # noqa: N802
-        if (self.crawl.is_crawling() or self.classifier.job is not None) and not self._quit_confirmed:
+        if (self.crawl.is_crawling() or self.classifier.job is not None or self.sites.unsaved()) \
+                and not self._quit_confirmed:
             event.ignore()  # asked first; the answer closes the window again
             self._ask_before_quitting()
             return
@@ -332,6 +333,9 @@ class MainWindow(QMainWindow):
         if self.classifier.job is not None:
             parts.append("A model is being trained: it stops and is not kept." if self.classifier.retraining else
                          "The stored articles are being re-classified: it stops; the rest keep their labels.")
+        if self.sites.unsaved():
+            parts.append(f"The profile \u201c{self.sites.current_profile().name}\u201d has changes that are not "
+                         "saved: they are dropped (Cancel, then Save in the Sites tab, keeps them).")
         box = QMessageBox(QMessageBox.Icon.Question, "Quit XNews", " ".join(parts) + " Quit now?", parent=self)
         box.addButton("Quit", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
