@@ -79,6 +79,20 @@ def _jsonable(value):
     return str(value)
 
 
+MAX_EVENT_TEXT = 4000  # characters of a string in an event: a live row or a log line needs no more
+
+
+def _short(value, depth: int = 0):
+    """``value`` with each string cut to MAX_EVENT_TEXT (a page's 4 MB headline is no line to send)."""
+    if isinstance(value, str):
+        return value if len(value) <= MAX_EVENT_TEXT else value[:MAX_EVENT_TEXT] + "\u2026"
+    if depth < 8 and isinstance(value, dict):
+        return {key: _short(item, depth + 1) for key, item in value.items()}
+    if depth < 8 and isinstance(value, (list, tuple)):
+        return [_short(item, depth + 1) for item in value]
+    return value
+
+
 class Channel:
     """Lines to the app: any thread may write; a broken pipe (the app is gone) stops the crawl."""
 
@@ -88,7 +102,7 @@ class Channel:
         self.lock = threading.Lock()
 
     def send(self, kind: str, data) -> None:
-        line = json.dumps({"kind": kind, "data": data}, ensure_ascii=False, default=_jsonable) + "\n"
+        line = json.dumps({"kind": kind, "data": _short(data)}, ensure_ascii=False, default=_jsonable) + "\n"
         with self.lock:
             try:
                 self.stream.write(line.encode("utf-8"))

@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 from ..core.profile.profile import Profile
 from ..services.crawl_child import MODULE, child_command, options_to_dict
 from ..store import Store
+from .child_lines import ChildLines
 from .crawl_child_render import MODULE as RENDER_MODULE
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ class CrawlSession(QObject):
         self._timer = QTimer(self, interval=DRAIN_MS)
         self._timer.timeout.connect(self._drain)
         self._process: QProcess | None = None  # the crawl's child process
-        self._output = b""  # a line of the child's output not complete yet
+        self._lines = _child_lines()
         self._ended: tuple[str, object] | None = None  # the child's last word: ("done", summary) | ("failed", msg)
         # the last run's QProcess, deleted when the next run starts: deleting a QProcess from its own
         # finished handler (even with deleteLater) can crash PySide while the signal is still delivered
@@ -135,7 +136,7 @@ class CrawlSession(QObject):
         process.readyReadStandardError.connect(self._read_errors)
         process.finished.connect(self._process_finished)
         process.errorOccurred.connect(self._process_error)
-        self._output, self._ended = b"", None
+        self._lines, self._ended = _child_lines(), None
         request = {"data_dir": str(self.store.root), "profile": self.profile.to_dict(),
                    "options": options_to_dict(self.options),
                    "classifier": "none" if self.classifier is None else "auto",
@@ -149,15 +150,7 @@ class CrawlSession(QObject):
         process = self._process
         if process is None:
             return
-        self._output += bytes(process.readAllStandardOutput())
-        *lines, self._output = self._output.split(b"\n")
-        for line in lines:
-            try:
-                message = json.loads(line)
-                kind, data = message["kind"], message["data"]
-            except (ValueError, KeyError, TypeError):
-                log.warning("crawl process: unreadable line %r", line[:200])
-                continue
+        for kind, data in self._lines.feed(bytes(process.readAllStandardOutput())):
             if kind in ("done", "failed"):
                 self._ended = (kind, data)
             else:
@@ -177,7 +170,7 @@ class CrawlSession(QObject):
         if ended is not None and ended[0] == "done" and isinstance(ended[1], dict):
             self._done(ended[1])
         elif ended is not None and ended[0] == "failed":
-            self._crashed(str((ended[1] or {}).get("message", "the crawl failed")))
+            self._crashed(str(ended[1].get("message", "the crawl failed")))
         else:
             self._crashed(f"the crawl's process ended without a summary (exit code {exit_code})")
 
@@ -244,3 +237,10 @@ class CrawlSession(QObject):
         if state != self.state:
             self.state = state
             self.stateChanged.emit(state)
+
+
+def _child_lines() -> ChildLines:
+    """What the crawl's process says: "state" a word, every other kind an object (the child keeps its
+    strings short, so a line over 4 MB is no message of it)."""
+    kinds = ("article", "updated", "error", "warning", "log", "stats", "watch", "finished", "page", "done", "failed")
+    return ChildLines("crawl process", {"state": str, **dict.fromkeys(kinds, dict)}, 4 * 1024 * 1024)

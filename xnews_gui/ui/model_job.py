@@ -15,6 +15,7 @@ import logging
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 from ..services.model_child import child_command
+from .child_lines import ChildLines
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,8 @@ class ModelJob(QObject):
         self.kind = request.get("job", "")
         self.committed = False
         self.cancelling = False
-        self._output = b""
+        self._lines = ChildLines(f"model job [{self.kind}]", {"progress": dict, "review": list, "ready": dict, "done": dict,
+                                                        "failed": dict, "cancelled": dict}, 256 * 1024 * 1024)
         self._last: tuple[str, object] | None = None
         self._finished = False
         self.process = QProcess(self)
@@ -100,15 +102,7 @@ class ModelJob(QObject):
             self.process.kill()
 
     def _read_output(self) -> None:
-        self._output += bytes(self.process.readAllStandardOutput())
-        *lines, self._output = self._output.split(b"\n")
-        for line in lines:
-            try:
-                message = json.loads(line)
-                kind, data = message["kind"], message["data"]
-            except (ValueError, KeyError, TypeError):
-                log.warning("model job: unreadable line %r", line[:200])
-                continue
+        for kind, data in self._lines.feed(bytes(self.process.readAllStandardOutput())):
             if kind == "progress":
                 self.progress.emit(data)
             elif kind == "review" and not self.cancelling:
@@ -131,7 +125,7 @@ class ModelJob(QObject):
         if last is not None and last[0] == "done" and isinstance(last[1], dict):
             self._end(self.done, last[1])
         elif last is not None and last[0] == "failed":
-            self._end(self.failed, str((last[1] or {}).get("message", "the job failed")))
+            self._end(self.failed, str(last[1].get("message", "the job failed")))
         elif self.cancelling or (last is not None and last[0] == "cancelled"):
             self._end(self.cancelled)
         else:
