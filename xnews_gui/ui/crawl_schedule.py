@@ -3,8 +3,9 @@ kept in the store (store/schedules.py), so a schedule goes on after a restart (a
 few seconds after the window opens); and the crawls the app was closed (or killed) during.
 
 The Crawl tab asks ``due(now)`` every second and starts what it returns; the Crawl and Sites
-lists show a schedule the same way (``describe``, ``mark_scheduled``). Times here are local
-(naive, as ``datetime.now()``); the store keeps UTC.
+lists show a schedule the same way (``describe``, ``mark_scheduled``). The clock gives local time
+(naive, as ``datetime.now()``, which marks the repeated hour of a DST change); next runs are kept and
+compared in UTC, so an interval is real minutes across a DST change, and shown in local time.
 """
 
 from __future__ import annotations
@@ -47,18 +48,18 @@ class CrawlScheduler(QObject):
         self.store = store
         self.clock = clock
         self.minutes: dict[str, int] = {}
-        self.next_runs: dict[str, datetime] = {}
+        self.next_runs: dict[str, datetime] = {}  # naive UTC
         self.running: set[str] = set()
 
     def load(self, names) -> None:
         """The stored schedules of these profiles; an overdue run is due shortly after start-up."""
         self._adopt_qsettings(names)
-        now = self.clock()
+        now = self._now()
         for name, schedule in self.store.schedules().items():
             if name not in names or not schedule.minutes:
                 continue
             self.minutes[name] = schedule.minutes
-            when = to_local(schedule.next_run) or now  # None: it was running when the app went away
+            when = schedule.next_run or now  # None: it was running when the app went away
             self.next_runs[name] = max(when, now + START_GRACE)
         self.changed.emit()
 
@@ -74,13 +75,20 @@ class CrawlScheduler(QObject):
             if settings.contains(key):
                 settings.remove(key)
             if minutes and name not in self.store.schedules():
-                self.store.set_schedule(name, minutes, to_utc(self.clock() + timedelta(minutes=minutes)))
+                self.store.set_schedule(name, minutes, self._now() + timedelta(minutes=minutes))
 
     def minutes_of(self, name: str) -> int:
         return self.minutes.get(name, 0)
 
+    def _now(self) -> datetime:
+        return to_utc(self.clock())
+
+    def next_run(self, name: str) -> datetime | None:
+        """When ``name`` runs next, in local time (None: not waiting)."""
+        return to_local(self.next_runs.get(name))
+
     def text(self, name: str) -> str:
-        return describe(self.minutes_of(name), self.next_runs.get(name))
+        return describe(self.minutes_of(name), self.next_run(name))
 
     def set(self, name: str, minutes: int) -> None:
         """Re-crawl ``name`` every ``minutes`` (0 = never); the first run comes ``minutes`` from now
@@ -93,11 +101,11 @@ class CrawlScheduler(QObject):
             if name in self.running:
                 self.next_runs.pop(name, None)
             else:
-                self.next_runs[name] = self.clock() + timedelta(minutes=minutes)
+                self.next_runs[name] = self._now() + timedelta(minutes=minutes)
         else:
             self.minutes.pop(name, None)
             self.next_runs.pop(name, None)
-        self.store.set_schedule(name, minutes, to_utc(self.next_runs.get(name)))
+        self.store.set_schedule(name, minutes, self.next_runs.get(name))
         self.changed.emit()
 
     def started(self, name: str) -> None:
@@ -108,18 +116,19 @@ class CrawlScheduler(QObject):
             self.store.set_next_run(name, None)
             self.changed.emit()
 
-    def finished(self, name: str, status: str) -> None:
-        """A crawl ended; a scheduled profile's next run is set unless the user stopped it."""
+    def finished(self, name: str, _status: str = "") -> None:
+        """A crawl ended, however (a Stop too: it stops this run, not the schedule; untick to end that):
+        a scheduled profile's next run comes one interval later."""
         self.running.discard(name)
         minutes = self.minutes_of(name)
-        if minutes and status != "stopped":
-            self.next_runs[name] = self.clock() + timedelta(minutes=minutes)
-            self.store.set_next_run(name, to_utc(self.next_runs[name]))
+        if minutes:
+            self.next_runs[name] = self._now() + timedelta(minutes=minutes)
+            self.store.set_next_run(name, self.next_runs[name])
             self.changed.emit()
 
     def due(self) -> list[str]:
         """The profiles whose next run has come (taken off the waiting list)."""
-        now = self.clock()
+        now = self._now()
         names = [name for name, when in self.next_runs.items() if when <= now]
         for name in names:
             del self.next_runs[name]

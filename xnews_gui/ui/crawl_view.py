@@ -353,7 +353,8 @@ class CrawlView(QWidget):
     # --- scheduling --------------------------------------------------------------------------
     @property
     def next_runs(self) -> dict[str, datetime]:
-        return self.scheduler.next_runs
+        """profile -> its next scheduled run, local time."""
+        return {name: self.scheduler.next_run(name) for name in self.scheduler.next_runs}
 
     def schedule(self, name: str, minutes: int) -> None:
         """Re-crawl ``name`` every ``minutes`` (0 = never) while the app is open; kept in the store."""
@@ -363,7 +364,7 @@ class CrawlView(QWidget):
 
     def _schedules_changed(self) -> None:
         for name, card in self.cards.items():
-            card.set_next_run(self.scheduler.next_runs.get(name), self.scheduler.text(name))
+            card.set_next_run(self.scheduler.next_run(name), self.scheduler.text(name))
         self.refresh_profiles()
         self.schedulesChanged.emit()
 
@@ -374,7 +375,7 @@ class CrawlView(QWidget):
             card = self._card(name)
             card.set_state(state)
             card.set_stats(counts)  # the numbers its note gives, not "–"
-            card.set_next_run(self.scheduler.next_runs.get(name), self.scheduler.text(name))
+            card.set_next_run(self.scheduler.next_run(name), self.scheduler.text(name))
             card.set_note(note)
 
     def _say_last_run(self, rows: list) -> None:
