@@ -18,6 +18,8 @@ from typing import Callable
 from .engine import CrawlEvent, CrawlOptions, Crawler
 from .state import CrawlState
 
+WAIT_STEP_S = 30.0  # between passes, the wall clock is asked again this often
+
 
 class PeriodicCrawler:
     def __init__(self, profile, sink, *, state_dir: Path, options: CrawlOptions | None = None, classifier=None,
@@ -63,10 +65,18 @@ class PeriodicCrawler:
             summary = self.run_pass()
             if summary["status"] == "stopped" or (max_passes and len(self.passes) >= max_passes):
                 break
-            wait = max(0.0, (self.next_run_at or self.clock()) - self.clock())
-            if self._stop.wait(wait):
+            if self._wait_until(self.next_run_at or self.clock()):
                 break
         return self.passes
+
+    def _wait_until(self, when: float) -> bool:
+        """Wait for the wall clock to reach ``when`` (True: stopped first). In short steps, each asking the
+        clock again: a wait measured once runs on a clock that stands still while the machine sleeps, and a
+        pass due during a night's suspend would start hours after waking."""
+        while (left := when - self.clock()) > 0:
+            if self._stop.wait(min(left, WAIT_STEP_S)):
+                return True
+        return self._stop.is_set()
 
     def stop(self) -> None:
         self._stop.set()
