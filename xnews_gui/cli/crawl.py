@@ -164,11 +164,13 @@ def _print_summary(s: dict) -> None:
     if s["errors"]:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(s["errors_by_kind"].items()))
         print(f"  {s['errors']} errors: {kinds}")
-    if s.get("revisited") or s.get("revisits_newer") or s.get("revisits_due"):
+    if s.get("revisited") or s.get("revisits_newer") or s.get("revisits_due") or s.get("revisits_deferred"):
         print(f"  revisits: {s.get('revisited', 0)} stored articles asked again ({s.get('revisits_newer', 0)} newer "
               f"in a sitemap or feed, {s.get('revisits_due', 0)} due): {s.get('not_modified', 0)} not modified "
               f"(304), {s.get('unchanged', 0)} unchanged, {s.get('updated', 0)} updated, {s.get('gone', 0)} gone"
-              + (f", {s['still_gone']} still gone" if s.get("still_gone") else ""))
+              + (f", {s['still_gone']} still gone" if s.get("still_gone") else "")
+              + (f"; {s['revisits_deferred']} newer left for the next pass (revisit budget)"
+                 if s.get("revisits_deferred") else ""))
     if s.get("next_revisit_at"):
         print(f"  next revisit due {time.strftime('%Y-%m-%d %H:%M', time.localtime(s['next_revisit_at']))}")
     fill = ", ".join(f"{f} {r:.0%}" for f, r in s["fill_rate"].items() if r is not None)

@@ -152,6 +152,7 @@ class Queuer:
                             on_error=lambda url, message: self.on_error(url, "discovery", message),
                             robots=d.robots, on_page=d.keep)
         batch: list = []
+        deferred: set[str] = set()  # sitemaps with a newer stored article left over the revisit budget
         try:
             for found in finder.urls(self.profile, seen):
                 link = article_url(self.profile, found.url, self.options.max_url_length)
@@ -160,11 +161,18 @@ class Queuer:
                     continue
                 batch.append((link, found.source, found.modified))
                 if len(batch) >= 200:
-                    self._push_discovered(batch)
+                    self._push_discovered(batch, deferred)
                     batch = []
-            self._push_discovered(batch)
+            self._push_discovered(batch, deferred)
             self.state.put("discovered_pass", str(self.state.pass_no))
-            self.state.put("sitemap_dates", json.dumps(finder.sitemap_dates))
+            # a sitemap is "unchanged, not read" next time only when all it said was acted on
+            self.state.put("sitemap_dates", json.dumps({url: date for url, date in finder.sitemap_dates.items()
+                                                        if url not in deferred}))
+            if deferred:
+                left = self.stats.get("revisits_deferred")
+                self.emit("log", {"message": f"WARNING: {left} stored article(s) newer in a sitemap or feed were "
+                                             f"left for the next pass (at most {self.profile.crawl.revisit_budget} "
+                                             "revisits per pass: the profile's revisit_budget)", "warning": True})
             n = finder.counts
             self.emit("log", {"message": f"discovery: {n['urls']} URLs from {n['sitemaps']} sitemaps and "
                                        f"{n['feeds']} feeds ({n['unchanged']} sitemaps unchanged since the last "
@@ -180,18 +188,22 @@ class Queuer:
                 self.push_start_urls()  # the link rules come after: their turn now
             self.workers.page_over()
 
-    def _push_discovered(self, batch: list) -> None:
+    def _push_discovered(self, batch: list, deferred: set[str]) -> None:
         """Article URLs of sitemaps and feeds: the new ones queued, a stored one revisited when its date
         there is newer than the stored copy (within the pass's revisit budget)."""
         stored = self.sink.known_urls([u for u, _, _ in batch]) if self.options.incremental and batch else set()
         revisits = self.revisits
         copies = revisits.copies([u for u, _, when in batch if u in stored and when]) if revisits else {}
-        new = known = newer = 0
+        new = known = newer = left = 0
         with self.control.cond:
             for link, source, when in batch:
                 copy = copies.get(link)
-                if copy is not None and revisits.newer(copy, when) and revisits.spend():
-                    newer += self.scheduler.push(revisits.request(link, copy, referrer=source, lastmod=when))
+                if copy is not None and revisits.newer(copy, when):
+                    if revisits.spend():
+                        newer += self.scheduler.push(revisits.request(link, copy, referrer=source, lastmod=when))
+                    else:
+                        left += 1
+                        deferred.add(source)
                 elif link in stored:
                     known += 1
                 elif self.scheduler.push(Request(link, "article", 1, source, "", 1.0,
@@ -200,4 +212,4 @@ class Queuer:
                 elif self.verdict == KNOWN:
                     known += 1
             self.control.cond.notify_all()
-        self.stats.add(discovered=new, known_skipped=known, revisits_newer=newer)
+        self.stats.add(discovered=new, known_skipped=known, revisits_newer=newer, revisits_deferred=left)

@@ -89,6 +89,7 @@ class CrawlStats:
             "updated": c.get("updated", 0), "unchanged": c.get("unchanged", 0), "gone": c.get("gone", 0),
             "still_gone": c.get("still_gone", 0),  # marked gone before, and still 404/410
             "revisits_newer": c.get("revisits_newer", 0), "revisits_due": c.get("revisits_due", 0),
+            "revisits_deferred": c.get("revisits_deferred", 0),  # newer in a sitemap, over the budget: next pass
             "elapsed_s": round(elapsed, 3),
             "pages_per_s": round(pages / elapsed, 2),
             "harvest_rate": round(c.get("extracted_ok", 0) / pages, 4) if pages else 0.0,
