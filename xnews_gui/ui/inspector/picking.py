@@ -124,6 +124,9 @@ class PickMode:
         if field not in self.field_actions or self.browser.on_start_page():
             return
         url = self.browser.url()
+        if self.browser.load_failed:  # Chromium's "This site can't be reached": no rule is learnt from it
+            self._say(f"This page did not load ({url}): check the address above and press Enter, then pick.")
+            return
         self._say(f"{'Rejected' if negative else 'Picked'} {element.crumb.rsplit(' > ', 1)[-1]} for "
                   f"{label_for(field)}; generating a rule\u2026")
         self.with_dom(url, lambda html: self._induce(field, url, html, element, negative))
