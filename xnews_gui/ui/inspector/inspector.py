@@ -337,7 +337,8 @@ class Inspector(PickMode, QWidget):
             self.draft.set_rule(key, self._suggestions[key])
         self._say(f"Rules from page metadata: {', '.join(label_for(k) for k in used)}." if used else "Nothing to add.")
         self._changed()
-        return used
+        self.view.setFocus()  # the bar hides with its button: Qt would hand the focus (and the next key) to the
+        return used  # Start pages line, all selected
 
     @Slot(str, object)
     def _rule_edited(self, key: str, rule: Rule) -> None:

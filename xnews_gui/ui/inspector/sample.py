@@ -124,6 +124,8 @@ def image_outside(profile: Profile, html: str, url: str) -> bool:
     if not all(found.values()):
         return False
     image, title, body = found["image"][0], found["title"][0], found["body"][0]
+    if image.tag in ("meta", "link"):
+        return False  # the page's own declaration of its image (og:image): not a place on the page
     region = _common_ancestor(title, body)
     return region is not None and region.tag not in ("html", "body") and image is not region and \
         region not in image.iterancestors()

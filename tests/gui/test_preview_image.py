@@ -1,0 +1,34 @@
+"""The preview's image check: an image outside the article (a sidebar's) is ✗, but the page's own og:image,
+which *Use page metadata* offers, is not (it was ✗ "outside the article" on every page, and the status said
+"0 of 8 article pages fully extracted" while every title and body was right)."""
+
+from __future__ import annotations
+
+from xnews_gui.core.profile.profile import Profile
+from xnews_gui.ui.inspector.sample import IMAGE_OUTSIDE, preview_row
+
+PAGE = """<html><head><title>T</title><meta property="og:image" content="http://x/lead.jpg"></head><body>
+<div class="page"><aside><img src="http://x/ad.jpg"></aside>
+<article><h1>Headline of the story</h1><img class="lead" src="http://x/lead.jpg">
+<div class="story"><p>First paragraph of the story with enough words to be a body.</p>
+<p>Second paragraph of the story with enough words to be a body too.</p></div></article></div></body></html>"""
+
+
+def profile(image_selector: str) -> Profile:
+    rule = {"kind": "css", "selector": image_selector, "take": "attr:content" if "meta" in image_selector else "attr:src"}
+    return Profile.from_dict({"schema": 1, "name": "t", "start_urls": ["http://x/"], "fields": {
+        "title": {"kind": "css", "selector": "h1", "take": "text"},
+        "body": {"kind": "css", "selector": "div.story", "take": "html"}, "image": rule}})
+
+
+def problems(selector: str) -> tuple:
+    return preview_row(profile(selector), "http://x/a.htm", PAGE).cells["image"].problems
+
+
+def test_the_pages_og_image_is_not_outside_the_article():
+    assert IMAGE_OUTSIDE not in problems("meta[property='og:image']")
+
+
+def test_a_sidebar_image_is_outside_and_the_articles_own_is_not():
+    assert IMAGE_OUTSIDE in problems("aside img")
+    assert IMAGE_OUTSIDE not in problems("img.lead")
