@@ -225,6 +225,10 @@ def test_save_refuses_what_the_screen_shows_but_the_profile_did_not_take(qtbot, 
         press(sites.save_button)
         qtbot.wait(300)
         assert sites.message.text() == "Not saved: the start pages typed were not taken ('not' is not a web address)."
+        press(inspector.site_bar.coverage_button)  # never the old start pages' coverage, shown green beside these
+        assert inspector.site_bar.result.text() == ("Not a web address: not (start pages begin with http:// or "
+                                                    "https://): coverage not checked.")
+        assert inspector.site_bar.coverage is None
         assert store.load_profile("other").start_urls == (site.url,) and store.latest_version_number("other") == 1
 
         box.selectAll()  # the same page twice, then a section: taken once each, and Save takes them

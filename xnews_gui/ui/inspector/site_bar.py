@@ -91,7 +91,18 @@ class SiteBar(QWidget):
     def _edited(self) -> None:
         urls = self.start_urls()
         if self._profile is not None and tuple(urls) != self._profile.start_urls:
+            self._forget()  # a result for other start pages is no result for these
             self.startUrlsEdited.emit(urls)
+
+    def _typed_not_taken(self) -> str:
+        """Why the start pages typed are not the profile's ("" when they are)."""
+        typed = tuple(self.start_urls())
+        if self._profile is None or typed == self._profile.start_urls:
+            return ""
+        bad = [u for u in typed if not u.startswith(("http://", "https://"))]
+        if bad:
+            return f"Not a web address: {bad[0]} (start pages begin with http:// or https://)"
+        return "The start pages typed are not taken yet: press Enter in the Start pages line"
 
     # --- coverage ----------------------------------------------------------------------------
     def coverage_for(self, profile: Profile | None) -> Coverage | None:
@@ -103,6 +114,11 @@ class SiteBar(QWidget):
         profile = self._profile
         if profile is None or not profile.start_urls:
             self._say("No start page yet: open the site's home page and click \u201cUse this page\u201d.", warn=True)
+            return
+        not_taken = self._typed_not_taken()
+        if not_taken:
+            self._forget()
+            self._say(f"{not_taken}: coverage not checked.", warn=True)
             return
         if self._worker is not None:
             self._worker.abort()
