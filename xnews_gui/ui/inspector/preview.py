@@ -155,6 +155,8 @@ class PreviewPane(QWidget):
 
     @Slot(str)
     def _failed(self, message: str) -> None:
+        self._worker = None
+        self.model.set_rows([], [])  # the last preview's rows are not this profile's: they must not pass for it
         self.set_status(f"Preview failed: {message}")
 
     @Slot(object)

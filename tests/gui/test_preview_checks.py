@@ -1,6 +1,7 @@
-"""The preview's image check: an image outside the article (a sidebar's) is ✗, but the page's own og:image,
+"""What the preview grid claims. Its image check: an image outside the article (a sidebar's) is ✗, but the page's own og:image,
 which *Use page metadata* offers, is not (it was ✗ "outside the article" on every page, and the status said
-"0 of 8 article pages fully extracted" while every title and body was right)."""
+"0 of 8 article pages fully extracted" while every title and body was right). A failed preview shows no
+rows of the last one."""
 
 from __future__ import annotations
 
@@ -32,3 +33,32 @@ def test_the_pages_og_image_is_not_outside_the_article():
 def test_a_sidebar_image_is_outside_and_the_articles_own_is_not():
     assert IMAGE_OUTSIDE in problems("aside img")
     assert IMAGE_OUTSIDE not in problems("img.lead")
+
+
+def test_a_failed_preview_leaves_no_rows_of_the_last_one(qtbot):
+    """A 404 start page: "Preview failed ..." was said above the last preview's 8 rows, all ✓."""
+    from PySide6.QtCore import QThreadPool
+
+    from xnews_gui.services.pages import PageError
+    from xnews_gui.ui.inspector.preview import PreviewPane
+
+    pane = PreviewPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    article = PAGE.replace("<aside>", "<aside><a class='story' href='http://x/a.htm'>a</a>")
+    data = profile("img.lead").to_dict()
+    data["links"] = {"articles": {"kind": "css", "selector": "a.story"}}
+    good = Profile.from_dict(data)
+    pool = QThreadPool()
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.refresh(good, "http://x/", lambda url: article, pool)
+    assert pane.model.rowCount() >= 1 and pane.view.isVisible()
+
+    def gone(url):
+        raise PageError(f"cannot fetch {url}: HTTP 404")
+
+    pane.refresh(good.with_(name="t2"), "http://x/missing", gone, pool)
+    qtbot.waitUntil(lambda: pane.status.text().startswith("Preview failed"), timeout=10_000)
+    assert pane.status.text() == "Preview failed: cannot fetch http://x/missing: HTTP 404"
+    assert pane.model.rowCount() == 0 and not pane.view.isVisible()
+    pool.waitForDone(5000)
