@@ -114,6 +114,12 @@ class RulePanel(QWidget):
                 count.setForeground(QBrush(WARN))
                 tip = ("Matches only in the page as rendered by the browser, not in the raw HTML the crawler "
                        "downloads. Pick another element, edit the selector, or click “Mark render” below.")
+            elif check.parsed_otherwise:
+                count.setText(f"{check.matches} \u26a0 not in raw HTML")
+                count.setForeground(QBrush(WARN))
+                tip = ("The raw HTML the crawler downloads has this text, but the rule does not match it there: the "
+                       "browser and the crawler read this page's markup differently (no JavaScript is needed). "
+                       "Pick a narrower element inside it, or edit the selector.")
             elif check.key in ("articles", "sections", "next") and check.matches <= 0 and check.raw_matches <= 0:
                 count.setText("\u2014")
                 count.setForeground(QBrush(QColor("#5f6368")))
