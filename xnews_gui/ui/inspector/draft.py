@@ -196,6 +196,15 @@ class Draft:
         self.picked.discard(key)
         self._put(key, rule)
 
+    def delete(self, key: str) -> None:
+        """Drop a rule and the clicks it was learnt from (Save learns the picked fields again from them)."""
+        if key.startswith("remove:"):
+            self.set_remove(int(key.split(":", 1)[1]), None)
+            return
+        self.examples.pop(key, None)
+        self.negatives.pop(key, None)
+        self.set_rule(key, None)
+
     def accept_repair(self, key: str, profile: Profile) -> None:
         """A repaired profile accepted for field ``key``: the old clicks no longer make its rule."""
         self._bump(key)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ...core.profile.profile import Profile, RenderSettings
 from ...errors import describe
-from ...core.profile.rules import Rule, RuleError
+from ...core.profile.rules import Rule
 from ...core.induction.selectors import suggest_from_metadata
 from .. import workers
 from .bridge import PickerBridge, install_picker, run_picker
@@ -28,6 +28,7 @@ from .field_bar import FieldBar
 from .learning import SiteLearning
 from .load_more import LoadMorePick
 from .login_bar import LoginBar
+from .hand_edits import HandEdits
 from .picking import PickMode, rule_xpath
 from .preview import PreviewPane
 from .reach_bar import ReachBar, with_discovery
@@ -49,7 +50,7 @@ def _check_job(revision: int, cache: PageCache, profile, keys, rules, url, dom_h
     return revision, url, checks, suggestions, fetch_error
 
 
-class Inspector(PickMode, QWidget):
+class Inspector(PickMode, HandEdits, QWidget):
     """Build a profile by clicking. ``profile()`` is the current draft."""
 
     rulesChanged = Signal()  # the draft's rules changed (a pick, an edit, a suggestion)
@@ -99,6 +100,7 @@ class Inspector(PickMode, QWidget):
 
         self.panel = RulePanel(self)
         self.panel.ruleEdited.connect(self._rule_edited)
+        self.panel.ruleDeleted.connect(self._rule_deleted)
         self.panel.rowActivated.connect(self._row_activated)
         self.preview = PreviewPane(self)
         self.preview.updated.connect(self.previewUpdated)
@@ -339,21 +341,6 @@ class Inspector(PickMode, QWidget):
         self._changed()
         self.view.setFocus()  # the bar hides with its button: Qt would hand the focus (and the next key) to the
         return used  # Start pages line, all selected
-
-    @Slot(str, object)
-    def _rule_edited(self, key: str, rule: Rule) -> None:
-        if not self.draft:
-            return
-        try:
-            if key.startswith("remove:"):
-                self.draft.set_remove(int(key.split(":")[1]), rule)
-            else:
-                self.draft.set_rule(key, rule)
-        except RuleError as exc:
-            self.panel.show_error(str(exc))
-            return
-        self._say(f"{label_for(key)} edited by hand: {rule.selector}")
-        self._changed()
 
     @Slot(str)
     def _row_activated(self, key: str) -> None:

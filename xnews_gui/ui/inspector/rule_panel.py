@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView, QHeaderView, QLabel, QMenu, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 from ...core.profile.rules import Rule, RuleError
@@ -17,9 +17,11 @@ OK, WARN, BAD = QColor("#1e8e3e"), QColor("#b06000"), QColor("#c5221f")
 
 
 class RulePanel(QWidget):
-    """Lists (key, Rule) rows; emits ``ruleEdited(key, Rule)`` for a valid hand edit."""
+    """Lists (key, Rule) rows; emits ``ruleEdited(key, Rule)`` for a valid hand edit and ``ruleDeleted(key)``
+    for Delete rule (right-click on a row, or the Delete key)."""
 
     ruleEdited = Signal(str, object)
+    ruleDeleted = Signal(str)
     rowActivated = Signal(str)
 
     def __init__(self, parent=None):
@@ -61,6 +63,28 @@ class RulePanel(QWidget):
         self._filling = False
         self.table.itemChanged.connect(self._edited)
         self.table.itemSelectionChanged.connect(self._selected)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._menu)
+        self.table.installEventFilter(self)
+        self.menu: QMenu | None = None  # the row's menu while it is open
+
+    def _menu(self, pos) -> None:
+        row = self.table.rowAt(pos.y())
+        if not 0 <= row < len(self._keys):
+            return
+        key = self._keys[row]
+        self.menu = QMenu(self.table)
+        self.menu.addAction(f"Delete the {label_for(key)} rule", lambda: self.ruleDeleted.emit(key))
+        self.menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt naming)
+        if watched is self.table and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Delete \
+                and self.table.state() != QAbstractItemView.State.EditingState:
+            row = self.table.currentRow()
+            if 0 <= row < len(self._keys):
+                self.ruleDeleted.emit(self._keys[row])
+                return True
+        return super().eventFilter(watched, event)
 
     # --- content ----------------------------------------------------------------
     def set_rules(self, rows: list[tuple[str, Rule]]) -> None:
