@@ -128,7 +128,9 @@ def test_save_refuses_without_title_and_body_and_asks_before_replacing(qtbot, si
     inspector.set_profile(inspector.profile().with_(fields=demo_profile.fields, lists=demo_profile.lists))
     click(sites.save_button)
     answer(qtbot, sites, "Cancel")
-    assert sites.message.text() == "Not saved." and sites.store.load_profile("mysite").articles == demo_profile.articles
+    assert sites.message.text() == "Not saved (cancelled): the stored profile is unchanged."
+    assert "1e8e3e" not in sites.message.styleSheet()  # a cancel is no success: not green
+    assert sites.store.load_profile("mysite").articles == demo_profile.articles
     shot(sites, "flow-3-before-answer")
     click(sites.save_button)
     assert "exists already" in sites.confirm_box.text()

@@ -62,3 +62,22 @@ def test_a_failed_preview_leaves_no_rows_of_the_last_one(qtbot):
     assert pane.status.text() == "Preview failed: cannot fetch http://x/missing: HTTP 404"
     assert pane.model.rowCount() == 0 and not pane.view.isVisible()
     pool.waitForDone(5000)
+
+
+def test_a_long_message_ends_with_an_ellipsis_not_a_cut_word(qtbot):
+    """The Sites tab's message line cut "... then the section links or next page, then tl" at the window's
+    edge; now it ends with "…" and the tooltip holds it all."""
+    from xnews_gui.ui.elided_label import ElidedLabel
+
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    label.resize(200, 20)
+    label.show()
+    text = ("New profile '127.0.0.1' starting at this page: pick the article links, then the section links "
+            "or next page, then the fields on an article.")
+    label.setText(text)
+    assert label.text() == text and label.toolTip() == text
+    assert label.shown().endswith("\u2026") and text.startswith(label.shown()[:-1])
+    assert label.fontMetrics().horizontalAdvance(label.shown()) <= label.contentsRect().width()
+    label.resize(2000, 20)
+    assert label.shown() == text

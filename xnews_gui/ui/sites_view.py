@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSizePolicy, QSplitter,
+    QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPushButton, QSplitter,
     QVBoxLayout, QWidget,
 )
 
@@ -15,6 +15,7 @@ from ..store import Store
 from . import store_ops
 from .crawl_schedule import mark_scheduled, schedule_texts
 from .degraded_box import ProfileHealth
+from .elided_label import ElidedLabel
 from .demo_launcher import DEMO_PROFILE, DemoSite
 from .inspector import Inspector
 from .inspector import start_page
@@ -91,10 +92,7 @@ class SitesView(ProfileFiles, ProfileVersions, QWidget):
         self.import_button = QPushButton("Import JSON\u2026", self)
         self.import_button.setToolTip("Store a profile from a JSON file (replacing one of the same name is asked first; its History keeps it)")
         self.import_button.clicked.connect(self.import_dialog)
-        self.message = QLabel(self)
-        # one line that never resizes the bar (the page below must not move); the full text in the tooltip
-        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message = ElidedLabel(self)  # one line that never resizes the bar (the page below must not move)
         top = QHBoxLayout()
         top.setContentsMargins(4, 2, 4, 2)
         form = QFormLayout()
@@ -301,7 +299,7 @@ class SitesView(ProfileFiles, ProfileVersions, QWidget):
         if box.buttonRole(box.clickedButton()) == QMessageBox.ButtonRole.AcceptRole:
             self.save()
         else:
-            self._message("Not saved.")
+            self._message("Not saved (cancelled): the stored profile is unchanged.", neutral=True)  # not green
         box.deleteLater()
 
     def _coverage_done(self, _report) -> None:
@@ -371,10 +369,10 @@ class SitesView(ProfileFiles, ProfileVersions, QWidget):
         if profile is not None and not self.name_edit.text().strip():
             self.name_edit.setText(profile.name)
 
-    def _message(self, text: str, error: bool = False) -> None:
+    def _message(self, text: str, error: bool = False, neutral: bool = False) -> None:
         self.message.setText(text)
-        self.message.setToolTip(text)
-        self.message.setStyleSheet("color: #c5221f;" if error else "color: #1e8e3e;")
+        self.message.setStyleSheet("color: #c5221f;" if error else "color: palette(text);" if neutral
+                                   else "color: #1e8e3e;")
 
 
 def _name_from_url(url: str) -> str:

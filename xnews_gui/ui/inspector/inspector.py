@@ -381,5 +381,6 @@ class Inspector(PickMode, HandEdits, QWidget):
 
     def say(self, text: str) -> None:
         self.status.setText(text)
+        self.status.setToolTip(text if len(text) > 200 else "")  # a long explanation may be cut at the panel's foot
 
     _say = say

@@ -9,11 +9,12 @@ links", in orange when something looks wrong.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from ...core.induction.coverage import Coverage, check_coverage
 from ...core.profile.profile import Profile
 from .. import workers
+from ..elided_label import ElidedLabel
 
 
 def link_key(profile: Profile | None) -> tuple:
@@ -54,9 +55,7 @@ class SiteBar(QWidget):
         self.coverage_button.setToolTip("Follow the link rules from the start pages a few levels and count "
                                         "the list pages and article links they reach")
         self.coverage_button.clicked.connect(self.check)
-        self.result = QLabel(self)
-        # one line that never grows the bar (the page below must not move); the whole text in the tooltip
-        self.result.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.result = ElidedLabel(self)  # one line that never grows the bar (the page below must not move)
         # what looks wrong, in full, wrapped on a line of its own: never cut at the window's edge
         self.warning = QLabel(self)
         self.warning.setWordWrap(True)
@@ -162,5 +161,4 @@ class SiteBar(QWidget):
 
     def _say(self, text: str, warn: bool = False) -> None:
         self.result.setText(text)
-        self.result.setToolTip(text)
         self.result.setStyleSheet("color: #b06000;" if warn else "color: #1e8e3e;")
