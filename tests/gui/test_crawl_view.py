@@ -97,6 +97,8 @@ def test_summary_names_broken_fields(qtbot):
     assert card.values["rate"].text() == "5.1"  # the run's rate, not the last second's 0.0
     card.set_summary({"pages": 1, "articles": 1, "images": 0, "errors": 1, "elapsed_s": 2})
     assert "1 page, 1 new article, 0 seen before, 0 images, 1 error in 2.0 s." in card.detail.text()
+    card.set_summary({"pages": 1, "articles": 1, "images": 0, "image_errors": 2, "errors": 0, "elapsed_s": 2})
+    assert "0 images (2 not fetched), 0 errors in 2.0 s." in card.detail.text()  # they were not said at all
     card.set_summary({"pages": 500, "warnings": ["possible spider trap: more than 500 list pages like "
                                                  "http://x/cal/N/N/; such links are not followed"]})
     assert "Warning: possible spider trap" in card.detail.text() and "/cal/N/N/" in card.detail.text()

@@ -158,7 +158,8 @@ def _print_summary(s: dict) -> None:
 
     print(f"crawl {s['status']}: {s['pages']} pages ({s['list_pages']} lists, {s['article_pages']} articles), "
           f"{s['articles']} new articles, {s['duplicates']} duplicates, {s['known_skipped']} already known, "
-          f"{s['images']} images" + (f", {s['skipped_topic']} left out (skipped topics)" if s.get("skipped_topic") else ""))
+          f"{s['images']} images" + (f" ({s['image_errors']} not fetched)" if s.get("image_errors") else "")
+          + (f", {s['skipped_topic']} left out (skipped topics)" if s.get("skipped_topic") else ""))
     print(f"  {s['elapsed_s']:.1f} s, {s['pages_per_s']:.1f} pages/s, harvest rate {s['harvest_rate']:.0%}, "
           f"queue left {s['queue']}")
     if s["errors"]:

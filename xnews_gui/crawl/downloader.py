@@ -27,6 +27,7 @@ class Downloader:
         self.domains = domains
         self.on_error = on_error
         self.on_log = on_log
+        self.on_warning = on_warning or on_log
         # every request (pages, images, robots.txt, sitemaps) through the rotation; a failing proxy is a warning
         self.proxies = ProxyList(options.proxies, on_warning=on_warning or on_log) if options.proxies else None
         self.fetcher = Fetcher(options.agent(), options.limits, stop=stop, cookies=options.cookies,
@@ -104,4 +105,8 @@ class Downloader:
                 self.on_log(f"robots.txt of {host} asks for a {delay:g} s crawl delay")
 
     def _robots_error(self, url: str, exc: FetchError) -> None:
+        if not in_scope(url, self.domains):  # a host of images only (a CDN): no page of the crawl is lost
+            self.on_warning(f"robots.txt of {host_of(url)} unreachable ({exc.kind}: {exc}); its images are not "
+                            "fetched")
+            return
         self.on_error(url, "robots", f"robots.txt unreachable ({exc.kind}: {exc}); not crawling that host")

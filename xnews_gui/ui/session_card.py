@@ -157,8 +157,9 @@ class SessionCard(QFrame):
         # known" read as "in the store" on a first crawl into an empty one
         known = summary.get("known_skipped", 0) + summary.get("duplicates", 0)
         parts = [f"{counted(summary.get('pages', 0), 'page')}, {counted(summary.get('articles', 0), 'new article')}, "
-                 f"{known:,} seen before, {counted(summary.get('images', 0), 'image')}, "
-                 f"{counted(summary.get('errors', 0), 'error')} in {summary.get('elapsed_s', 0):.1f} s."]
+                 f"{known:,} seen before, {counted(summary.get('images', 0), 'image')}"
+                 + (f" ({summary['image_errors']:,} not fetched)" if summary.get("image_errors") else "")
+                 + f", {counted(summary.get('errors', 0), 'error')} in {summary.get('elapsed_s', 0):.1f} s."]
         if summary.get("revisited"):
             same = summary.get("not_modified", 0) + summary.get("unchanged", 0)
             parts.append(f"Revisited {summary['revisited']:,} stored articles: {summary.get('updated', 0):,} updated, "
