@@ -8,7 +8,7 @@ from __future__ import annotations
 from tests.conftest import shared_data
 from xnews_gui.core.profile.profile import Profile
 from xnews_gui.core.profile.rules import Rule
-from xnews_gui.ui.inspector.draft import check_rules
+from xnews_gui.ui.inspector.rule_checks import check_rules
 
 PROFILE = Profile.from_dict({"schema": 1, "name": "t", "start_urls": ["http://x/"]})
 

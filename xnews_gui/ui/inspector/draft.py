@@ -12,7 +12,7 @@ from ...core.profile.profile import FIELDS, LinkRule, Profile
 from ...core.profile.profile_settings import SelfTest
 from ...core.profile.rules import Rule, RuleError, css_to_xpath, element_text, parse_html
 from ...core.induction.selectors import induce, induce_links, locate
-from ...core.text.urls import absolute, in_scope
+from ...core.text.urls import in_scope
 
 # (key, toolbar label); "articles" and "sections"/"next" become the profile's link rules
 PICK_FIELDS = (
@@ -33,12 +33,15 @@ class PickJob:
     generation: int
     positives: tuple  # ((html, xpath), ...)
     negatives: tuple
-    mode: str = "rule"  # "rule" | "alternative" (a click on another page of a field with rules) | "remove-add" | "remove-refine"
+    # "rule" | "alternative" (a click on another page of a field with rules) | "chain-refine" (a match of
+    # one of a field's rules rejected: that rule only) | "remove-add" | "remove-refine"
+    mode: str = "rule"
     added: tuple = ()  # the click this job is for: (url, html, xpath)
     negative: bool = False
     rules: tuple = ()  # "alternative": the field's rules at the snapshot, tried in this order
     anchors: tuple = ()  # ... and its metadata anchors
     pages: tuple = ()  # ... and every clicked page of the field: ((html, url, the clicked value), ...)
+    index: int = -1  # "chain-refine": the rule of ``rules`` refined
 
 
 def induce_job(job: PickJob) -> list:
@@ -51,6 +54,18 @@ def induce_job(job: PickJob) -> list:
         rules = induce(list(job.positives), list(job.negatives), field="lists")
         return [r for r in rules if not re.fullmatch(r"[a-z]+", r.selector)] or rules
     return induce(list(job.positives), list(job.negatives), field=job.key)
+
+
+def takes(rule: Rule, html: str, xpath: str) -> bool:
+    """Whether ``rule`` matches the element at ``xpath`` on the page (any of its matches)."""
+    if rule.kind not in ("css", "xpath"):
+        return False
+    doc = parse_html(html)
+    element = locate(doc, xpath)
+    try:
+        return element is not None and any(match is element for match in rule.select(doc))
+    except RuleError:
+        return False
 
 
 def clicked_value(key: str, html: str, xpath: str) -> str:
@@ -128,6 +143,8 @@ class Draft:
                            tuple((h, x) for _, h, x in self.negatives["remove"]), "remove-refine", click, True)
         if not self.examples.get(key):
             return None
+        if negative and key in FIELDS and len(self._rules_of(key)) > 1:
+            return self._refine_in_chain(key, click)
         if key in FIELDS and not negative and self.profile.fields.get(key) is not None and len(pairs) > 1:
             # a click on another page of a field that has rules: an alternative for that page's layout
             return PickJob(key, self._bump(key), ((html, xpath),), (), "alternative", click,
@@ -135,6 +152,19 @@ class Draft:
                            pages=tuple((h, u, clicked_value(key, h, x)) for u, h, x in pairs))
         return PickJob(key, self._bump(key), tuple((h, x) for _, h, x in self.examples[key]),
                        tuple((h, x) for _, h, x in self.negatives.get(key, [])), added=click, negative=negative)
+
+    def _refine_in_chain(self, key: str, click: tuple) -> PickJob | None:
+        """A rejected match of a field with a chain: the rule that took it is learnt again from the clicks it
+        takes and the rejections; the chain's other rules, for other layouts, stay."""
+        rules = self._rules_of(key)
+        index = next((i for i, rule in enumerate(rules) if takes(rule, click[1], click[2])), None)
+        if index is None:
+            return None  # none of its rules takes the element: nothing to refine
+        positives = tuple((h, x) for _, h, x in self.examples.get(key, []) if takes(rules[index], h, x))
+        if not positives:
+            return None
+        return PickJob(key, self._bump(key), positives, tuple((h, x) for _, h, x in self.negatives[key]),
+                       "chain-refine", click, True, rules=tuple(rules), anchors=self._anchors_of(key), index=index)
 
     def _rules_of(self, key: str) -> list[Rule]:
         first, chain = self.profile.fields.get(key), self.profile.chains.get(key)
@@ -160,6 +190,12 @@ class Draft:
             if candidates:
                 self.profile = self.profile.with_(articles=candidates[0])
             return [r.as_rule().with_(note=_link_note(r)) for r in candidates]
+        if candidates and job.mode == "chain-refine":
+            rules = list(job.rules)
+            rules[job.index] = candidates[0]
+            self._put_chain(job.key, rules, job.anchors)
+            self.picked.add(job.key)
+            return candidates
         if candidates and job.mode == "alternative":
             order = order if order is not None else alternative_order(job, candidates)
             self._put_chain(job.key, order, job.anchors)
@@ -321,72 +357,6 @@ def label_for(key: str) -> str:
     if key.startswith("remove:"):
         return f"Remove #{int(key.split(':')[1]) + 1}"
     return LABELS.get(key, key)
-
-
-# --- checks shown in the panel ---------------------------------------------------
-@dataclass(frozen=True)
-class RuleCheck:
-    key: str
-    matches: int  # on the rendered page (-1: no page yet)
-    raw_matches: int  # on the raw HTML the crawler sees (-1: not fetched yet)
-    preview: str
-    error: str = ""
-    in_raw_text: bool = False  # no match in the raw HTML, but the rendered match's text is in it
-
-    @property
-    def needs_js(self) -> bool:
-        return self.matches > 0 and self.raw_matches == 0 and not self.in_raw_text
-
-    @property
-    def parsed_otherwise(self) -> bool:
-        """The raw HTML has the text, but the rule does not match there: the browser and the crawler's parser
-        read the page's markup differently (a <body class> inside IE conditional comments), no JavaScript."""
-        return self.matches > 0 and self.raw_matches == 0 and self.in_raw_text
-
-
-def check_rules(draft_profile: Profile, keys: list[str], rules: list[Rule], url: str,
-                dom_html: str | None, raw_html: str | None) -> list[RuleCheck]:
-    """Match counts on the rendered DOM and on the raw HTML, and a value preview."""
-    dom = parse_html(dom_html, url) if dom_html else None
-    raw = parse_html(raw_html, url) if raw_html is not None else None
-    out = []
-    for key, rule in zip(keys, rules):
-        try:
-            rule.check(key)
-            dom_values = _values(rule, dom, dom_html) if dom is not None else None
-            raw_values = _values(rule, raw, raw_html) if raw is not None else None
-        except RuleError as exc:
-            out.append(RuleCheck(key, -1, -1, "", str(exc)))
-            continue
-        values = raw_values if raw_values else (dom_values or [])
-        if key == "articles" and draft_profile.articles:
-            values = [v for v in values if draft_profile.articles.accepts(absolute(url, v))]
-        in_raw = bool(dom_values) and raw_values == [] and _text_in(dom_values[0], raw)
-        out.append(RuleCheck(key, -1 if dom_values is None else len(dom_values),
-                             -1 if raw_values is None else len(raw_values), short(values[0] if values else ""),
-                             in_raw_text=in_raw))
-    return out
-
-
-def _values(rule: Rule, doc, html: str) -> list[str]:
-    if rule.kind in ("css", "xpath"):
-        if rule.take == "html":  # a preview shows the text, not the markup
-            return [v for v in rule.with_(take="text").apply(doc) if v is not None]
-        return rule.apply(doc)
-    return rule.apply(html)
-
-
-def _text_in(value: str, raw_doc) -> bool:
-    """Whether the text of ``value`` (a match on the rendered page) is in the raw page's visible text too (not
-    a script's data, which JavaScript builds a page from): two of three pieces of it (at a quarter, half and
-    three quarters)."""
-    words = value.split()
-    if len(words) < 40:
-        return False  # a headline's words are in a page's "most read" list too: only a body's text tells
-    page = Rule(kind="xpath", selector="/html", take="text").apply(raw_doc)
-    raw_text = " ".join((page[0] if page else "").split())
-    pieces = [" ".join(words[at:at + 6]) for at in (len(words) // 4, len(words) // 2, 3 * len(words) // 4)]
-    return sum(piece in raw_text for piece in pieces) >= 2
 
 
 def short(text: str, limit: int = 90) -> str:

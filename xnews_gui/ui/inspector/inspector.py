@@ -22,7 +22,8 @@ from ...core.induction.selectors import suggest_from_metadata
 from .. import workers
 from .bridge import PickerBridge, install_picker, run_picker
 from .browser import BrowserPane
-from .draft import Draft, check_rules, label_for
+from .draft import Draft, label_for
+from .rule_checks import check_rules
 from .fetch import PageCache, inspector_pool
 from .field_bar import FieldBar
 from .learning import SiteLearning

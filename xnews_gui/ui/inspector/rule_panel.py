@@ -9,7 +9,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.profile.rules import Rule, RuleError
-from .draft import RuleCheck, label_for
+from .draft import label_for
+from .rule_checks import RuleCheck
 
 COLUMNS = ("Field", "Selector", "Kind", "Take", "Matches", "Value")
 EDITABLE = {1: "selector", 2: "kind", 3: "take"}

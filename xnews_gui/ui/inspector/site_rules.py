@@ -23,7 +23,7 @@ from ...core.profile.profile import FIELDS, Profile
 from ...core.text.text import normalize_space
 from ...core.induction.selectors import induce_profile
 from ...core.profile.verify import words
-from .draft import Draft
+from .draft import Draft, takes
 
 MAX_SIBLINGS = 6
 
@@ -39,6 +39,7 @@ class SiteJob:
     start_url: str
     before: Profile | None = None  # the draft's profile at the snapshot (its values are compared)
     clicks: tuple = ()  # ((field, url), ...) in the order the person clicked
+    rejected: tuple = ()  # ((field, html, xpath), ...): matches the person rejected
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,9 @@ def site_job(draft: Draft, pages: dict) -> SiteJob | None:
             siblings.setdefault(url, html)
             clicks.append((key, url))
     start = draft.profile.start_urls[0] if draft.profile.start_urls else next(iter(by_url))
+    rejected = tuple((k, h, x) for k in fields for _, h, x in draft.negatives.get(k, []))
     return SiteJob(tuple(by_url.items()), tuple(siblings.items()), {k: draft.generations.get(k, 0) for k in fields},
-                   draft.profile.name, start, draft.profile, tuple(clicks))
+                   draft.profile.name, start, draft.profile, tuple(clicks), rejected)
 
 
 def learn(job: SiteJob) -> tuple[Profile, list[str], list[Change]]:
@@ -105,7 +107,12 @@ def learn(job: SiteJob) -> tuple[Profile, list[str], list[Change]]:
         remove += [r for r in induced.remove if r not in remove]
     fields, chains = {}, {}
     for key, results in learned.items():
-        fields[key], chains[key] = _one_chain(key, results)
+        rule, chain = _one_chain(key, results)
+        if any(takes(r, h, x) for r in (rule, *(chain.fallbacks if chain else ())) for k, h, x in job.rejected
+               if k == key):
+            notes.append(f"{key}: kept the picked rule (the one learned from the site takes a match you rejected)")
+            continue
+        fields[key], chains[key] = rule, chain
     profile = Profile(name=job.name, start_urls=(job.start_url,), fields=fields, chains=chains, remove=tuple(remove))
     return profile, notes, changes(job, profile)
 
