@@ -59,3 +59,20 @@ def test_a_field_built_by_javascript_offers_mark_render(qtbot, sites, demo_serve
     title_row = inspector.panel._keys.index("title")
     qtbot.waitUntil(lambda: inspector.panel.table.item(title_row, 4).text() == "1 (rendered)", timeout=10_000)
     shot(sites, "reach-3-render-marked")
+
+
+def test_a_feed_on_a_host_the_crawl_would_refuse_is_not_offered():
+    """The crawl reads feeds within the profile's domains (its scope check refuses the others): a feed on
+    another host was offered with "a crawl can read them"."""
+    from xnews_gui.core.profile.profile import Profile
+    from xnews_gui.crawl.discovery import SiteReport
+    from xnews_gui.ui.inspector.reach_bar import crawlable, uses_discovery, with_discovery
+
+    profile = Profile.from_dict({"schema": 1, "name": "s", "start_urls": ["http://www.news.test/"],
+                                 "allowed_domains": ["www.news.test"]})
+    report = SiteReport(feeds=["http://feeds.other.test/rss.xml", "http://www.news.test/rss.xml"], feed_urls=30)
+    assert crawlable(profile, report).feeds == ["http://www.news.test/rss.xml"]
+    assert with_discovery(profile, report).feeds == ("http://www.news.test/rss.xml",)
+    outside = SiteReport(feeds=["http://feeds.other.test/rss.xml"], feed_urls=30)
+    assert crawlable(profile, outside).summary() == "no sitemap or feed found"
+    assert uses_discovery(profile, outside)  # nothing to offer: the bar stays hidden

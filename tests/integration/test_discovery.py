@@ -77,7 +77,30 @@ def test_discover_reports_what_a_site_offers(demo_server):
     assert report.sitemaps == [origin + "/sitemap.xml"]
     assert report.feeds == [f"{origin}/{c['slug']}/rss.xml" for c in DemoSite().corpus["categories"]]
     assert report.sitemap_urls == 72 + 8
-    assert report.summary() == "this site has 1 sitemap (80 URLs) and 6 feeds"
+    import requests
+
+    from xnews_gui.crawl.feeds import parse_feed
+
+    listed = {e.url for feed in report.feeds for e in parse_feed(requests.get(feed, timeout=10).content, feed)}
+    assert report.feed_urls == len(listed) >= 72  # every story is in its section's feed
+    assert report.summary() == f"this site has 1 sitemap (80 URLs) and 6 feeds ({len(listed)} URLs)"
+
+
+def test_a_feed_announced_but_dead_is_not_offered():
+    """A page announcing a feed nobody can read (another host, offline): "this site has 1 feed: a crawl can
+    read them" was offered for it."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{sock.getsockname()[1]}/rss.xml"
+    page = (f"<html><head><link rel='alternate' type='application/rss+xml' href='{dead}'></head>"
+            "<body>home</body></html>")
+    with Site({"/": (200, {"Content-Type": "text/html"}, page), "/robots.txt": (404, {}, "")}) as site:
+        fetcher = Fetcher("XNews-test")
+        report = discover(site.url + "/", fetcher)
+        fetcher.close()
+    assert report.feeds == [] and report.summary() == "no sitemap or feed found"
 
 
 def test_discover_without_robots_sitemap_tries_the_usual_place():

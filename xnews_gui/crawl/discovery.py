@@ -43,6 +43,9 @@ class Found:
     source: str  # the sitemap or feed that lists it
 
 
+MAX_FEEDS_READ = 10  # announced feeds the inspector reads to offer them
+
+
 @dataclass
 class SiteReport:
     """What a site offers: its sitemaps (robots.txt lines, else /sitemap.xml if it answers as one),
@@ -51,6 +54,7 @@ class SiteReport:
     sitemaps: list[str] = field(default_factory=list)
     feeds: list[str] = field(default_factory=list)
     sitemap_urls: int = 0
+    feed_urls: int = 0  # page URLs the feeds list (a feed announced that cannot be read is not offered)
     errors: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -59,7 +63,8 @@ class SiteReport:
             parts.append(f"{len(self.sitemaps)} sitemap{'s' if len(self.sitemaps) > 1 else ''}"
                          + (f" ({self.sitemap_urls} URLs)" if self.sitemap_urls else ""))
         if self.feeds:
-            parts.append(f"{len(self.feeds)} feed{'s' if len(self.feeds) > 1 else ''}")
+            parts.append(f"{len(self.feeds)} feed{'s' if len(self.feeds) > 1 else ''}"
+                         + (f" ({self.feed_urls} URLs)" if self.feed_urls else ""))
         return "this site has " + " and ".join(parts) if parts else "no sitemap or feed found"
 
 
@@ -248,10 +253,14 @@ def discover(url: str, fetcher: Fetcher, *, check: Callable[[str], None] | None 
             report.errors.clear()  # a missing /sitemap.xml is not an error worth showing
     if count_urls and report.sitemaps:
         report.sitemap_urls = sum(1 for _ in finder.sitemap_entries(report.sitemaps))
-    if page_html is not None:
-        report.feeds = find_feeds(page_html, url)[: finder.limits.max_feeds]
-    else:
-        report.feeds = finder.announced_feeds([url])
+    announced = find_feeds(page_html, url) if page_html is not None else finder.announced_feeds([url])
+    listed: set[str] = set()
+    for feed in announced[:MAX_FEEDS_READ]:  # offered only when it answers as a feed (not a dead link)
+        entries = {found.url for found in finder.feed_entries([feed])}
+        if entries:
+            report.feeds.append(feed)
+            listed |= entries
+    report.feed_urls = len(listed)
     return report
 
 

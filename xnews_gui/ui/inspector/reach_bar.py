@@ -13,6 +13,7 @@ Each offer is a row that is hidden until it applies (the rules column moves, nev
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Signal, Slot
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from ...core.profile.profile import Profile
 from ...core.profile.rules import Rule
 from ...crawl.discovery import SiteReport, discover
+from ...core.text.urls import in_scope
 from ...crawl.fetcher import FetchError, Fetcher
 from .. import workers
 from .draft import label_for
@@ -45,8 +47,18 @@ def _discover_job(url: str, page, worker=None):
         fetcher.close()
 
 
+def crawlable(profile: Profile | None, report: SiteReport) -> SiteReport:
+    """What the report offers that the profile's crawl can read: a feed on a host outside the profile's domains
+    would be refused by the crawl's scope, so it is not offered."""
+    if profile is None or not profile.allowed_domains:
+        return report
+    feeds = [f for f in report.feeds if in_scope(f, profile.allowed_domains)]
+    return report if feeds == report.feeds else replace(report, feeds=feeds, feed_urls=0)  # count not split per feed
+
+
 def with_discovery(profile: Profile, report: SiteReport) -> Profile:
     """The profile reading the sitemaps and feeds found first, then its link rules."""
+    report = crawlable(profile, report)
     modes = (("sitemap",) if report.sitemaps else ()) + (("feeds",) if report.feeds else ()) + ("links",)
     return profile.with_(discovery=modes, sitemaps=tuple(report.sitemaps)[:20], feeds=tuple(report.feeds)[:50])
 
@@ -54,6 +66,7 @@ def with_discovery(profile: Profile, report: SiteReport) -> Profile:
 def uses_discovery(profile: Profile | None, report: SiteReport) -> bool:
     if profile is None:
         return False
+    report = crawlable(profile, report)
     return (not report.sitemaps or "sitemap" in profile.discovery) and (not report.feeds or "feeds" in profile.discovery)
 
 
@@ -137,7 +150,7 @@ class ReachBar(QWidget):
 
     def _offer_discovery(self, profile: Profile | None) -> None:
         self._profile = profile
-        report = self.report
+        report = crawlable(profile, self.report) if self.report is not None else None
         if report is None or not (report.sitemaps or report.feeds) or uses_discovery(profile, report):
             self.discovery.hide()
             return
