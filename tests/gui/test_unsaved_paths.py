@@ -133,3 +133,13 @@ def test_quitting_with_unsaved_edits_asks_first(qtbot, store):
         window.close()
         click(qtbot, next(b for b in message_box(qtbot).buttons() if b.text() == "Quit"))
         qtbot.waitUntil(lambda: not window.isVisible(), timeout=20_000)
+
+
+def test_a_new_profile_never_takes_a_stored_profiles_name(qtbot, sites, store):
+    with PlainSite() as site:
+        store.save_profile(_profile("127.0.0.1", site.url))
+        sites.refresh()
+        load(qtbot, sites, site.url)
+        press(sites.new_button)
+        qtbot.waitUntil(lambda: sites.name_edit.text() != "", timeout=3000)
+        assert sites.name_edit.text() == "127.0.0.1-2"
