@@ -38,3 +38,16 @@ def test_a_bad_log_line_does_not_drop_the_articles_read_with_it(qtbot, store, mo
     with qtbot.waitSignal(session.finished, timeout=20_000):
         session.start()
     assert [a["id"] for a in shown] == [0, 1, 2, 3, 4] and session.state == "finished"
+
+
+def test_a_child_that_dies_after_its_summary_ends_failed_with_why(qtbot, store, monkeypatch):
+    """The engine's summary ("finished") came, then the process died before "done": the card said Failed
+    while the summary it kept said finished."""
+    scripted(monkeypatch, {"kind": "state", "data": "running"},
+             {"kind": "finished", "data": {"status": "finished", "articles": 3, "pages": 4}})
+    session = crawl_session.CrawlSession(make_profile("http://127.0.0.1:1/"), store, CrawlOptions())
+    with qtbot.waitSignal(session.finished, timeout=20_000) as ended:
+        session.start()
+    summary = ended.args[0]
+    assert session.state == "failed" and summary["status"] == "failed" and summary["articles"] == 3
+    assert "without a summary" in summary["failed_reason"]

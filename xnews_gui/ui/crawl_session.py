@@ -222,7 +222,8 @@ class CrawlSession(QObject):
 
     def _crashed(self, message: str) -> None:
         self._events.append(("log", {"message": f"crawl failed: {message}"}))
-        self._finish(self.summary or dict(self.stats, status="failed"), "failed")
+        self._drain()  # a "finished" summary read before the process died is the base, not the verdict
+        self._finish(dict(self.summary or self.stats, status="failed", failed_reason=message), "failed")
 
     def _finish(self, summary: dict, state: str) -> None:
         self._drain()
