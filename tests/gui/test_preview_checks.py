@@ -44,8 +44,9 @@ def test_a_failed_preview_leaves_no_rows_of_the_last_one(qtbot):
 
     pane = PreviewPane()
     qtbot.addWidget(pane)
+    pane.resize(420, 300)  # a narrow panel, three fields: the Page column was cut to "A · a.h…"
     pane.show()
-    article = PAGE.replace("<aside>", "<aside><a class='story' href='http://x/a.htm'>a</a>")
+    article = PAGE.replace("<aside>", "<aside><a class='story' href='http://x/news/story-of-the-day-01.html'>a</a>")
     data = profile("img.lead").to_dict()
     data["links"] = {"articles": {"kind": "css", "selector": "a.story"}}
     good = Profile.from_dict(data)
@@ -53,6 +54,8 @@ def test_a_failed_preview_leaves_no_rows_of_the_last_one(qtbot):
     with qtbot.waitSignal(pane.updated, timeout=10_000):
         pane.refresh(good, "http://x/", lambda url: article, pool)
     assert pane.model.rowCount() >= 1 and pane.view.isVisible()
+    page = pane.model.index(0, 0).data()
+    assert pane.view.columnWidth(0) >= pane.view.fontMetrics().horizontalAdvance(page)  # the page name whole
 
     def gone(url):
         raise PageError(f"cannot fetch {url}: HTTP 404")

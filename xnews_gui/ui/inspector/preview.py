@@ -123,7 +123,12 @@ class PreviewPane(QWidget):
         layout.addWidget(self.view, 1)
         layout.addStretch(0)
         self.view.hide()  # an empty grid with a lone header only confuses
-        self.model.modelReset.connect(lambda: self.view.setVisible(self.model.rowCount() > 0))
+        self.model.modelReset.connect(self._reset)
+
+    def _reset(self) -> None:
+        self.view.setVisible(self.model.rowCount() > 0)
+        if self.model.columnCount():  # the page ("A · story-01.html") whole: rows that look alike tell nothing
+            self.view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
 
     def set_status(self, text: str) -> None:
         self.status.setText(text)
