@@ -174,6 +174,15 @@
     pick(target);
   }
 
+  function widen(cur, up) {
+    const next = !cur ? null : up ? (cur.parentElement !== document.documentElement ? cur.parentElement : null)
+                                  : cur.firstElementChild;
+    if (!next) return false;
+    state.keyed = true;
+    showHover(next);
+    return true;
+  }
+
   function onKey(e) {
     if (!state.active) return;
     const cur = state.current;
@@ -181,14 +190,11 @@
       swallow(e);
       stop();
       send({ type: "exit", field: state.field });
-    } else if ((e.key === "ArrowUp" || e.key === "w") && cur && cur.parentElement && cur.parentElement !== document.documentElement) {
-      swallow(e);
-      state.keyed = true;
-      showHover(cur.parentElement);
-    } else if ((e.key === "ArrowDown" || e.key === "s") && cur && cur.firstElementChild) {
-      swallow(e);
-      state.keyed = true;
-      showHover(cur.firstElementChild);
+    } else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+      swallow(e);  // in pick mode the arrows widen and narrow, never scroll the page (also at the top or bottom)
+      widen(cur, e.key === "ArrowUp");
+    } else if (e.key === "w" || e.key === "s") {
+      if (widen(cur, e.key === "w")) swallow(e);
     } else if (e.key === "Enter" && cur) {
       swallow(e);
       pick(cur);
