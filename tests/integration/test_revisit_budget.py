@@ -5,6 +5,8 @@ reads that sitemap again, and the pass says so."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.integration.crawl_helpers import Site, article_page, list_page, make_profile
 from xnews_gui.core.profile.profile import Profile
 from xnews_gui.crawl import CrawlOptions
@@ -22,11 +24,18 @@ def _answer(handler, body: str, content_type: str) -> None:
     handler.wfile.write(data)
 
 
-def _routes(base: str, version: dict) -> dict:
-    def index(h):
-        _answer(h, "<?xml version='1.0'?><sitemapindex xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
-                   f"<sitemap><loc>{base}/sm-1.xml</loc><lastmod>2024-0{1 + version['n']}-01T00:00:00Z</lastmod>"
-                   "</sitemap></sitemapindex>", "application/xml")
+def _index(h, child: str, version: dict) -> None:
+    _answer(h, "<?xml version='1.0'?><sitemapindex xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
+               f"<sitemap><loc>{child}</loc><lastmod>2024-0{1 + version['n']}-01T00:00:00Z</lastmod>"
+               "</sitemap></sitemapindex>", "application/xml")
+
+
+def _routes(base: str, version: dict, nested: bool) -> dict:
+    def index(h):  # nested: an index of an index of the sitemap (the sub-index's date is not to be kept either)
+        _index(h, f"{base}/sub.xml" if nested else f"{base}/sm-1.xml", version)
+
+    def sub(h):
+        _index(h, f"{base}/sm-1.xml", version)
 
     def child(h):
         urls = "".join(f"<url><loc>{base}/a{i}.htm</loc><lastmod>2024-0{1 + version['n']}-01T{i % 24:02d}:00:00Z"
@@ -38,15 +47,16 @@ def _routes(base: str, version: dict) -> dict:
         return lambda h: _answer(h, article_page(f"Story {i} version {version['n']}")[2], "text/html; charset=utf-8")
 
     routes = {"/robots.txt": (200, {"Content-Type": "text/plain"}, f"User-agent: *\nSitemap: {base}/sitemap.xml\n"),
-              "/sitemap.xml": index, "/sm-1.xml": child, "/": list_page([f"/a{i}.htm" for i in range(N)])}
+              "/sitemap.xml": index, "/sub.xml": sub, "/sm-1.xml": child, "/": list_page([f"/a{i}.htm" for i in range(N)])}
     routes.update({f"/a{i}.htm": story(i) for i in range(N)})
     return routes
 
 
-def test_updates_over_the_revisit_budget_are_fetched_by_the_next_passes(store):
+@pytest.mark.parametrize("nested", [False, True])
+def test_updates_over_the_revisit_budget_are_fetched_by_the_next_passes(store, nested):
     version = {"n": 0}
     with Site({}) as site:
-        site.routes.update(_routes(site.url.rstrip("/"), version))
+        site.routes.update(_routes(site.url.rstrip("/"), version, nested))
         data = make_profile(site.url.rstrip("/") + "/", revisit_budget=10).to_dict()
         data["discovery"] = ["sitemap", "links"]
         profile = Profile.from_dict(data)

@@ -84,6 +84,7 @@ class Discoverer:
         self.on_page = on_page  # (url, FetchResult) of each page fetched for its feeds: the crawl reads it once
         self.counts = {"sitemaps": 0, "feeds": 0, "urls": 0, "unchanged": 0, "undated": 0, "errors": 0}
         self.sitemap_dates: dict[str, str] = {}  # index child -> its lastmod (ISO), as read this time
+        self.parents: dict[str, str] = {}  # index child -> the index that lists it
 
     # --- fetching ---------------------------------------------------------------
     def _get(self, url: str, accept: str = "any", check: bool = True):
@@ -123,6 +124,15 @@ class Discoverer:
             return []
         text = result.body[:512 * 1024].decode("utf-8", errors="replace")
         return list(dict.fromkeys(Protego.parse(text).sitemaps))
+
+    def with_ancestors(self, sitemaps) -> set[str]:
+        """These sitemaps and every index above them."""
+        out = set()
+        for url in sitemaps:
+            while url not in out:
+                out.add(url)
+                url = self.parents.get(url, url)
+        return out
 
     def sitemap_entries(self, roots: list[str], last_dates: dict | None = None) -> Iterator[Found]:
         """Page URLs listed by the sitemaps ``roots`` (indexes followed), with their dates; an index child
@@ -165,6 +175,7 @@ class Discoverer:
                     elif entry.url not in seen:
                         seen.add(entry.url)
                         queue.append((entry.url, depth + 1))
+                        self.parents[entry.url] = url
                     continue
                 if self.counts["urls"] >= limits.max_urls:
                     self._fail(url, f"more than {limits.max_urls} URLs: the rest are not read")
@@ -255,6 +266,7 @@ def discover(url: str, fetcher: Fetcher, *, check: Callable[[str], None] | None 
         report.sitemap_urls = sum(1 for _ in finder.sitemap_entries(report.sitemaps))
     announced = find_feeds(page_html, url) if page_html is not None else finder.announced_feeds([url])
     listed: set[str] = set()
+    finder.counts["urls"] = 0  # the sitemaps' count is no cap on the feeds
     for feed in announced[:MAX_FEEDS_READ]:  # offered only when it answers as a feed (not a dead link)
         entries = {found.url for found in finder.feed_entries([feed])}
         if entries:

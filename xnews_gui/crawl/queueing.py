@@ -166,8 +166,9 @@ class Queuer:
             self._push_discovered(batch, deferred)
             self.state.put("discovered_pass", str(self.state.pass_no))
             # a sitemap is "unchanged, not read" next time only when all it said was acted on
+            unread = finder.with_ancestors(deferred)  # an index above one is "unchanged" only when all below are
             self.state.put("sitemap_dates", json.dumps({url: date for url, date in finder.sitemap_dates.items()
-                                                        if url not in deferred}))
+                                                        if url not in unread}))
             if deferred:
                 left = self.stats.get("revisits_deferred")
                 self.emit("log", {"message": f"WARNING: {left} stored article(s) newer in a sitemap or feed were "
