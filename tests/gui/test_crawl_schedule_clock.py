@@ -68,3 +68,18 @@ def test_stopping_a_scheduled_crawl_stops_the_run_not_the_schedule(qtbot, store)
     now["t"] = datetime(2026, 7, 1, 12, 35)
     assert scheduler.due() == ["demo"]
     assert store.schedules()["demo"].next_run is not None  # a restart waits for it, not 3 s
+
+
+def test_a_scheduled_crawl_stopped_by_closing_the_app_runs_soon_after_a_restart(qtbot, store):
+    """Closing the app stops its crawls: that is no run's end, so no next run is stored and the restart
+    runs it a few seconds after start-up (a daily schedule waited a whole day)."""
+    now = {"t": datetime(2026, 7, 1, 12, 0)}
+    scheduler = CrawlScheduler(store, clock=lambda: now["t"])
+    scheduler.set("demo", 24 * 60)
+    scheduler.started("demo")
+    scheduler.stop_timing()  # the window closes
+    scheduler.finished("demo", "stopped")
+    assert store.schedules()["demo"].next_run is None and scheduler.next_runs == {}
+    again = CrawlScheduler(store, clock=lambda: now["t"])
+    again.load(["demo"])
+    assert again.next_run("demo") == datetime(2026, 7, 1, 12, 0, 3)

@@ -50,6 +50,7 @@ class CrawlScheduler(QObject):
         self.minutes: dict[str, int] = {}
         self.next_runs: dict[str, datetime] = {}  # naive UTC
         self.running: set[str] = set()
+        self.closing = False  # the app closes: crawls it stops are interrupted, not run ends
 
     def load(self, names) -> None:
         """The stored schedules of these profiles; an overdue run is due shortly after start-up."""
@@ -121,7 +122,7 @@ class CrawlScheduler(QObject):
         a scheduled profile's next run comes one interval later."""
         self.running.discard(name)
         minutes = self.minutes_of(name)
-        if minutes:
+        if minutes and not self.closing:  # closed: no next run stored, so a restart runs it soon (load)
             self.next_runs[name] = self._now() + timedelta(minutes=minutes)
             self.store.set_next_run(name, self.next_runs[name])
             self.changed.emit()
@@ -136,6 +137,7 @@ class CrawlScheduler(QObject):
 
     def stop_timing(self) -> None:
         """The app closes: nothing more starts (the store keeps every schedule for the next start)."""
+        self.closing = True
         self.next_runs.clear()
 
 
