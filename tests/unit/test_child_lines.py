@@ -54,3 +54,10 @@ def test_the_crawl_child_cuts_long_strings_in_its_events():
     assert len(short["title"]) == MAX_EVENT_TEXT + 1 and short["title"].endswith("\u2026")
     assert len(short["nested"]["why"][0]) == MAX_EVENT_TEXT + 1 and short["id"] == 1 and short["n"] == 3
     assert _short({"title": "short"}) == {"title": "short"}
+
+
+def test_an_over_long_line_that_arrives_in_one_read_is_skipped_too():
+    reader = lines(max_line=1024)
+    big = line("article", {"title": "x" * 5000})
+    assert reader.feed(big + line("article", {"id": 3})) == [("article", {"id": 3})]
+    assert reader.feed(big[:600]) == [] and reader.feed(big[600:]) == []  # begun short, ended long

@@ -27,6 +27,8 @@ class ChildLines:
         for part in parts[:-1]:
             if self._skipping:
                 self._skipping = False
+            elif self._pending_bytes + len(part) > self.max_line_bytes:  # whole in one read, or ended in this one
+                log.warning("%s: a line of over %d bytes, skipped", self.name, self.max_line_bytes)
             else:
                 message = self._message(b"".join(self._pending) + part)
                 if message is not None:
