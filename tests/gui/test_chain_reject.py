@@ -51,3 +51,23 @@ def test_a_rejection_refines_the_rule_that_took_it_and_save_keeps_it():
     assert not any(takes(r, B, REJECTED) for r in draft.profile.rules_for("title"))
     assert any("takes a match you rejected" in n for n in notes)
     assert titles(draft) == ("Mayor opens the new bridge today", "Council votes on budget plan")
+
+
+def test_a_deleted_learned_remove_rule_does_not_come_back_at_the_next_save():
+    from xnews_gui.core.profile.profile import Profile
+    from xnews_gui.core.profile.rules import Rule
+    from xnews_gui.ui.inspector.site_rules import SiteJob
+
+    share = Rule(kind="css", selector="div.share", take="html")
+    body = Rule(kind="css", selector="div.story", take="html", required=True)
+    learned = Profile(name="s", start_urls=("http://x/",), fields={"body": body}, remove=(share,))
+    draft = Draft.new("s", "http://x/")
+    draft.profile = draft.profile.with_field("body", body).with_(remove=(share,))
+    draft.learned_remove = (share,)
+    draft.delete("remove:0")
+    assert draft.profile.remove == ()
+    draft.picked.add("body")
+    job = SiteJob(groups=(), siblings=(), generations={"body": draft.generations.get("body", 0)}, name="s",
+                  start_url="http://x/")
+    merge(draft, job, learned)  # Save learns the body again, with the same share block
+    assert draft.profile.remove == ()

@@ -84,3 +84,33 @@ def test_a_long_message_ends_with_an_ellipsis_not_a_cut_word(qtbot):
     assert label.fontMetrics().horizontalAdvance(label.shown()) <= label.contentsRect().width()
     label.resize(2000, 20)
     assert label.shown() == text
+
+
+def test_an_older_previews_failure_leaves_the_newer_preview_alone(qtbot):
+    """A preview whose rules changed meanwhile fails late: it cleared the newer preview's rows."""
+    import threading
+
+    from PySide6.QtCore import QThreadPool
+
+    from xnews_gui.services.pages import PageError
+    from xnews_gui.ui.inspector.preview import PreviewPane
+
+    pane = PreviewPane()
+    qtbot.addWidget(pane)
+    pool, release = QThreadPool(), threading.Event()
+    article = PAGE.replace("<aside>", "<aside><a class='story' href='http://x/a.htm'>a</a>")
+    data = profile("img.lead").to_dict()
+    data["links"] = {"articles": {"kind": "css", "selector": "a.story"}}
+    older, newer = Profile.from_dict(data), Profile.from_dict(dict(data, name="t2"))
+
+    def late_failure(url):
+        release.wait(10)
+        raise PageError(f"cannot fetch {url}: HTTP 404")
+
+    pane.refresh(older, "http://x/", late_failure, pool)
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.refresh(newer, "http://x/", lambda url: article, pool)
+    release.set()
+    pool.waitForDone(5000)
+    qtbot.wait(200)  # the older worker's error signal, queued to this thread
+    assert pane.model.rowCount() >= 1 and not pane.status.text().startswith("Preview failed")

@@ -41,3 +41,21 @@ def test_text_only_in_the_rendered_page_needs_javascript():
     rendered = f"<html><head><title>t</title></head><body class='news'><div id='app'>{story}</div></body></html>"
     result = check(raw, rendered)
     assert result.needs_js and not result.parsed_otherwise
+
+
+def test_a_headline_in_the_raw_html_is_no_javascript_either():
+    raw, rendered = bbc_page()
+    rule = Rule(kind="css", selector="body.news h1", take="text")
+    result = check_rules(PROFILE, ["title"], [rule], "http://x/a.htm", rendered, raw)[0]
+    assert result.matches >= 1 and result.raw_matches == 0
+    assert not result.needs_js and result.parsed_otherwise
+
+
+def test_a_headline_only_in_a_raw_pages_link_list_still_needs_javascript():
+    """The demo's JavaScript page lists its own headline under "Most read" as a link: no h1 holds it."""
+    title = "Quốc hội yêu cầu đẩy nhanh tiến độ giải phóng mặt bằng tại Nha Trang"
+    raw = f"<html><body><div id='app'></div><aside><a href='/x'>{title}</a></aside></body></html>"
+    rendered = f"<html><body><div id='app'><h1 class='t'>{title}</h1></div><aside><a href='/x'>{title}</a></aside></body></html>"
+    rule = Rule(kind="css", selector="h1.t", take="text")
+    result = check_rules(PROFILE, ["title"], [rule], "http://x/a.htm", rendered, raw)[0]
+    assert result.needs_js and not result.parsed_otherwise

@@ -98,6 +98,7 @@ class Draft:
     picked: set = field(default_factory=set)  # fields whose rule came from clicks (learned again at Save)
     learned: dict = field(default_factory=dict)  # field -> generation its rule was learned from the site at
     learned_remove: tuple = ()  # the remove rules that learning added (replaced when learned again)
+    dropped_remove: tuple = ()  # remove rules the person deleted: learning does not add them again
 
     def __post_init__(self) -> None:
         if self.profile.lists is not None and not self.list_parts:
@@ -235,6 +236,8 @@ class Draft:
     def delete(self, key: str) -> None:
         """Drop a rule and the clicks it was learnt from (Save learns the picked fields again from them)."""
         if key.startswith("remove:"):
+            rule = self.profile.remove[int(key.split(":", 1)[1])]
+            self.dropped_remove += (rule,)  # a rule Save's learning made: it does not come back at the next Save
             self.set_remove(int(key.split(":", 1)[1]), None)
             return
         self.examples.pop(key, None)

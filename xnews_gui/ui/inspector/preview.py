@@ -151,15 +151,16 @@ class PreviewPane(QWidget):
                         "next pages and the sitemap \u2026")
         worker = workers.Worker(_preview_job, fetch, fetch_file, profile, list_url)
         worker.signals.result.connect(self._previewed)
-        worker.signals.error.connect(self._failed)
+        worker.signals.error.connect(lambda message, w=worker: self._failed(w, message))
         self._worker = workers.start(worker, pool)
 
     def shutdown(self) -> None:
         if self._worker:
             self._worker.abort()
 
-    @Slot(str)
-    def _failed(self, message: str) -> None:
+    def _failed(self, worker, message: str) -> None:
+        if worker is not self._worker:
+            return  # an older preview's failure: a newer one is shown or on its way
         self._worker = None
         self.model.set_rows([], [])  # the last preview's rows are not this profile's: they must not pass for it
         self.set_status(f"Preview failed: {message}")

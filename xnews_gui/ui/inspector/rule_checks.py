@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.profile.profile import Profile
-from ...core.profile.rules import Rule, RuleError, parse_html
+from ...core.profile.rules import Rule, RuleError, element_text, parse_html
 from ...core.text.urls import absolute
 from .draft import short
 
@@ -48,7 +48,7 @@ def check_rules(draft_profile: Profile, keys: list[str], rules: list[Rule], url:
         values = raw_values if raw_values else (dom_values or [])
         if key == "articles" and draft_profile.articles:
             values = [v for v in values if draft_profile.articles.accepts(absolute(url, v))]
-        in_raw = bool(dom_values) and raw_values == [] and _text_in(dom_values[0], raw)
+        in_raw = bool(dom_values) and raw_values == [] and _text_in(dom_values[0], raw, _first_tag(rule, dom))
         out.append(RuleCheck(key, -1 if dom_values is None else len(dom_values),
                              -1 if raw_values is None else len(raw_values), short(values[0] if values else ""),
                              in_raw_text=in_raw))
@@ -63,13 +63,25 @@ def _values(rule: Rule, doc, html: str) -> list[str]:
     return rule.apply(html)
 
 
-def _text_in(value: str, raw_doc) -> bool:
-    """Whether the text of ``value`` (a match on the rendered page) is in the raw page's visible text too (not
-    a script's data, which JavaScript builds a page from): two of three pieces of it (at a quarter, half and
-    three quarters)."""
+def _first_tag(rule: Rule, doc) -> str:
+    if rule.kind not in ("css", "xpath"):
+        return ""
+    try:
+        found = rule.select(doc)[:1]
+    except RuleError:
+        return ""
+    return found[0].tag if found and isinstance(found[0].tag, str) else ""
+
+
+def _text_in(value: str, raw_doc, tag: str) -> bool:
+    """Whether ``value`` (a match on the rendered page, a ``tag`` element) is in the raw page too, as text a
+    person sees (not a script's data, which JavaScript builds a page from). A short value: a ``tag`` element
+    with just that text (a headline's words alone are in a "most read" link too). A long one: two of three
+    pieces of it (at a quarter, half and three quarters) in the page's text."""
     words = value.split()
     if len(words) < 40:
-        return False  # a headline's words are in a page's "most read" list too: only a body's text tells
+        wanted = " ".join(words)
+        return bool(tag and wanted) and any(element_text(e) == wanted for e in raw_doc.iter(tag))
     page = Rule(kind="xpath", selector="/html", take="text").apply(raw_doc)
     raw_text = " ".join((page[0] if page else "").split())
     pieces = [" ".join(words[at:at + 6]) for at in (len(words) // 4, len(words) // 2, 3 * len(words) // 4)]

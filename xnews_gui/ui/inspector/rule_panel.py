@@ -74,6 +74,8 @@ class RulePanel(QWidget):
         if not 0 <= row < len(self._keys):
             return
         key = self._keys[row]
+        if self.menu is not None:
+            self.menu.deleteLater()  # one menu at a time, not one more per right-click
         self.menu = QMenu(self.table)
         self.menu.addAction(f"Delete the {label_for(key)} rule", lambda: self.ruleDeleted.emit(key))
         self.menu.popup(self.table.viewport().mapToGlobal(pos))

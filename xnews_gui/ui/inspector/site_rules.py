@@ -188,7 +188,7 @@ def merge(draft: Draft, job: SiteJob, learned: Profile) -> list[str]:
             done.append(key)
     if "body" in done:  # remove rules come from the body's container: learned again with it
         kept = tuple(r for r in profile.remove if r not in draft.learned_remove)  # the person's own picks stay
-        added = tuple(r for r in learned.remove if r not in kept)
+        added = tuple(r for r in learned.remove if r not in kept and r not in draft.dropped_remove)
         draft.learned_remove = added
         profile = profile.with_(remove=kept + added)
     draft.profile = profile
