@@ -116,3 +116,33 @@ def test_a_sitemap_dating_every_page_the_same_moment_says_nothing_about_them():
     assert not meaningful_dates(same)
     spread = [SitemapEntry(f"http://s/{i}", now - timedelta(hours=i)) for i in range(14)]
     assert meaningful_dates(spread) and meaningful_dates(same[:2]) and meaningful_dates([SitemapEntry("http://s/x")])
+
+
+def test_a_gone_article_is_asked_again_at_the_slowest_rate(tmp_path, monkeypatch):
+    """Two 404s a few seconds apart (a move, a short outage) marked an article gone and ended its revisits
+    for ever: the reader said "removed at the source" with nothing to bring it back but "Revisit all"."""
+    from tests.integration.crawl_helpers import make_profile
+    from xnews_gui.crawl import CrawlOptions
+    from xnews_gui.crawl import revisits as revisits_module
+    from xnews_gui.crawl.request import Request
+    from xnews_gui.crawl.revisits import Revisits
+    from xnews_gui.crawl.stats import CrawlStats
+
+    clock = {"t": 1_000_000.0}
+    monkeypatch.setattr(revisits_module.time, "time", lambda: clock["t"])
+    state = CrawlState(tmp_path / "p.sqlite3")
+    profile = make_profile("http://s/", article_revisit_min=60, article_revisit_max_min=24 * 60, watch_days=30)
+    revisits = Revisits(profile, CrawlOptions(gone_confirm_s=3.0), state, None, CrawlStats(), lambda *a: None)
+    state.watch("http://s/a", HOUR, now=clock["t"])
+    ask = Request("http://s/a", "article", 1, "", "", 1.0)
+    clock["t"] += 10
+    state.article_missed("http://s/a", now=clock["t"] - 5)
+    assert revisits.missing(ask, 404) == "gone"
+    assert state.due_articles(10, 0.0, now=clock["t"] + DAY - 60) == []
+    assert state.due_articles(10, 0.0, now=clock["t"] + DAY + 1) == ["http://s/a"]  # asked again a day later
+    clock["t"] += DAY + 1
+    still = Request("http://s/a", "article", 1, "", "", 1.0, extra={"was_gone": True})
+    assert revisits.missing(still, 404) == "gone"  # still gone: the next ask a day later, not every pass
+    assert state.due_articles(10, 0.0, now=clock["t"] + 60) == []
+    assert state.due_articles(10, 0.0, now=clock["t"] + DAY + 1) == ["http://s/a"]
+    state.close()

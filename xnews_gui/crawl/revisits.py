@@ -16,7 +16,8 @@ store of 100,000 articles never re-downloads itself; asked-for ones have none. T
 costs no parse (the copy is unchanged); a 200 is extracted and stored as a new version when its
 fields changed (the sink answers UPDATED or UNCHANGED); a 404 or 410 is asked again after
 ``gone_confirm_s`` (or found again by a later pass), and the second one marks the article gone
-(never deleted). Any other failure is a passing error and changes nothing.
+(never deleted; asked again at the slowest rate while it is watched: an answer brings it back). Any other
+failure is a passing error and changes nothing.
 """
 
 from __future__ import annotations
@@ -119,12 +120,16 @@ class Revisits:
     def missing(self, req: Request, status: int) -> str:
         """A 404/410 of a revisit: "gone" (the second in a row, marked; or one for an article gone already)
         or "again" (ask later)."""
+        # a gone article is asked again at the slowest rate while it is watched: a site that answered 404 for a
+        # while (a move, an outage) gets its articles back, not "removed at the source" for ever
+        later = time.time() + self.max_s
         if req.extra.get("was_gone"):
+            self.state.article_gone(req.url, later)
             self.stats.add(revisited=1, still_gone=1)
             return "gone"
         misses, before = self.state.article_missed(req.url)
         if misses >= 2 and before is not None and time.time() - before >= 0.9 * self.options.gone_confirm_s:
-            self.state.article_gone(req.url)
+            self.state.article_gone(req.url, later)
             self.stats.add(revisited=1, gone=1)
             self.emit("log", {"message": f"removed at the source (HTTP {status} twice): {req.url}"})
             return "gone"

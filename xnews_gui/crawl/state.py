@@ -284,11 +284,11 @@ class CrawlState:
             self._bump()
             return misses, before
 
-    def article_gone(self, url: str) -> None:
-        """Marked gone: no more scheduled revisits (``--revisit`` still asks)."""
+    def article_gone(self, url: str, next_check: float = NEVER) -> None:
+        """Marked gone: asked again at ``next_check`` (NEVER: only when ``--revisit`` asks)."""
         with self._lock:
             self._tx()
-            self._db.execute("UPDATE article_watch SET next_check = ? WHERE url = ?", (NEVER, url))
+            self._db.execute("UPDATE article_watch SET next_check = ? WHERE url = ?", (next_check, url))
             self._bump()
 
     def due_articles(self, limit: int, watched_since: float, now: float | None = None) -> list[str]:
