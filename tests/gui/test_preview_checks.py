@@ -84,6 +84,24 @@ def test_a_long_message_ends_with_an_ellipsis_not_a_cut_word(qtbot):
     assert label.fontMetrics().horizontalAdvance(label.shown()) <= label.contentsRect().width()
     label.resize(2000, 20)
     assert label.shown() == text
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QMenu
+
+    from tests.gui.dialogs import when_shown
+    from tests.gui.test_rule_delete import right_click
+
+    def click_copy(menu) -> None:  # the menu runs its own loop: the click is scheduled before it opens
+        copy = next(a for a in menu.actions() if a.text() == "Copy")
+        QTest.mouseClick(menu, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         menu.actionGeometry(copy).center())
+
+    QGuiApplication.clipboard().clear()
+    label.resize(200, 20)
+    when_shown(QMenu, click_copy)
+    right_click(label, label.rect().center())  # right-click > Copy: the whole message, not the part shown
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == text, timeout=5000)
 
 
 def test_an_older_previews_failure_leaves_the_newer_preview_alone(qtbot):
