@@ -13,6 +13,24 @@ from xnews_gui.ui.crawl_session import CrawlSession
 from ..integration.test_render import js_profile
 
 
+def while_the_pool_renders(qtbot, pool, work, timeout_ms: int) -> None:
+    """Run ``work`` in a thread (it asks the pool to render) while the Qt thread serves the pool; then free it."""
+    import threading
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    thread = threading.Thread(target=work, name="render-test")
+    thread.start()
+    try:
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=timeout_ms)
+    finally:
+        thread.join(60)
+        pool.close()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        pool.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 def test_a_render_profile_is_crawled_through_the_apps_render_pool(qtbot, store, demo_server):
     base = demo_server.url.rstrip("/")
     profile = Profile.from_dict(js_profile(base))
@@ -32,9 +50,7 @@ def test_a_render_profile_is_crawled_through_the_apps_render_pool(qtbot, store, 
 
 def test_periodic_passes_of_a_render_profile_go_through_the_render_pool(qtbot, tmp_path, demo_server):
     """A re-crawl on a schedule (``crawl --periodic``) renders its pages as a single crawl does."""
-    import threading
 
-    from PySide6.QtCore import QCoreApplication, QEvent
 
     from xnews_gui.crawl.periodic import PeriodicCrawler
     from xnews_gui.crawl.sink import MemorySink
@@ -45,16 +61,7 @@ def test_periodic_passes_of_a_render_profile_go_through_the_render_pool(qtbot, t
     runner = PeriodicCrawler(profile, MemorySink(), state_dir=tmp_path, renderer=pool,
                              options=CrawlOptions(fetch_images=False, save_raw=False, max_articles=3))
     box: list = []
-    thread = threading.Thread(target=lambda: box.append(runner.run_pass()), name="periodic-test")
-    thread.start()
-    try:
-        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60_000)
-    finally:
-        thread.join(60)
-        pool.close()
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        pool.deleteLater()
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    while_the_pool_renders(qtbot, pool, lambda: box.append(runner.run_pass()), 60_000)
     summary = box[0]
     assert summary["articles"] == 3 and summary["rendered"] >= 3 and pool.rendered >= 3
 
@@ -62,9 +69,7 @@ def test_periodic_passes_of_a_render_profile_go_through_the_render_pool(qtbot, t
 def test_a_page_whose_script_grows_without_end_is_refused_not_carried_in(qtbot):
     """A 300-byte page whose script appends 12 MB: the whole DOM came into the crawl (fetched pages stop at
     5 MB); now the render says why it is not read, and a normal page still renders."""
-    import threading
 
-    from PySide6.QtCore import QCoreApplication, QEvent
 
     from tests.integration.crawl_helpers import Site
     from xnews_gui.crawl.render import RenderError
@@ -88,16 +93,7 @@ def test_a_page_whose_script_grows_without_end_is_refused_not_carried_in(qtbot):
                 except RenderError as exc:
                     box[path] = exc
 
-        thread = threading.Thread(target=both)
-        thread.start()
-        try:
-            qtbot.waitUntil(lambda: not thread.is_alive(), timeout=90_000)
-        finally:
-            thread.join(60)
-            pool.close()
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-            pool.deleteLater()
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        while_the_pool_renders(qtbot, pool, both, 90_000)
     assert isinstance(box["/grows"], RenderError), f"{len(box['/grows']):,} characters carried in"
     assert "million characters once rendered" in str(box["/grows"])
     assert isinstance(box["/small"], str) and "A story." in box["/small"]
