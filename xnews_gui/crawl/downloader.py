@@ -29,7 +29,7 @@ class Downloader:
         self.on_log = on_log
         self.on_warning = on_warning or on_log
         # every request (pages, images, robots.txt, sitemaps) through the rotation; a failing proxy is a warning
-        self.proxies = ProxyList(options.proxies, on_warning=on_warning or on_log) if options.proxies else None
+        self.proxies = ProxyList(options.proxies, on_warning=self.on_warning) if options.proxies else None
         self.fetcher = Fetcher(options.agent(), options.limits, stop=stop, cookies=options.cookies,
                                proxies=self.proxies)
         self.gate = HostGate(delay_s, options.per_host or concurrency, stop=stop)

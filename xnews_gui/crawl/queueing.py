@@ -165,8 +165,8 @@ class Queuer:
                     batch = []
             self._push_discovered(batch, deferred)
             self.state.put("discovered_pass", str(self.state.pass_no))
-            # a sitemap is "unchanged, not read" next time only when all it said was acted on
-            unread = finder.with_ancestors(deferred)  # an index above one is "unchanged" only when all below are
+            # a sitemap (and each index above it) is "unchanged, not read" next time only when all it said was acted on
+            unread = finder.with_ancestors(deferred)
             self.state.put("sitemap_dates", json.dumps({url: date for url, date in finder.sitemap_dates.items()
                                                         if url not in unread}))
             if deferred:

@@ -243,5 +243,5 @@ class CrawlSession(QObject):
 def _child_lines() -> ChildLines:
     """What the crawl's process says: "state" a word, every other kind an object (the child keeps its
     strings short, so a line over 4 MB is no message of it)."""
-    kinds = ("article", "updated", "error", "warning", "log", "stats", "watch", "finished", "page", "done", "failed")
+    kinds = ("article", "updated", "error", "log", "stats", "watch", "finished", "page", "done", "failed")
     return ChildLines("crawl process", {"state": str, **dict.fromkeys(kinds, dict)}, 4 * 1024 * 1024)

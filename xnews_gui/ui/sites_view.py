@@ -249,9 +249,10 @@ class SitesView(ProfileFiles, ProfileVersions, QWidget):
                          lambda: self._message("Still editing; no new profile was started."))
 
     def _new(self, url: str) -> None:
-        taken, name = set(self.store.profile_names()), _name_from_url(url)
-        name = next((f"{name}-{n}" for n in range(2, 1000) if f"{name}-{n}" not in taken), name) \
-            if name in taken else name  # never a stored profile's name: Save would offer to replace it
+        taken, base = set(self.store.profile_names()), _name_from_url(url)
+        name, n = base, 2
+        while name in taken:  # never a stored profile's name: Save would offer to replace it
+            name, n = f"{base}-{n}", n + 1
         self.name_edit.setText(name)
         self.profiles.clearSelection()
         self.inspector.new_profile(name, url)

@@ -100,7 +100,7 @@ def check_coverage(profile: Profile, fetch: Callable[[str], str], *, max_pages: 
         try:
             html = fetch(url)
         except Exception as exc:  # one page that fails must not end the check
-            report.errors.append(f"{url}: {exc or type(exc).__name__}")  # fetch's errors are one line for the user
+            report.errors.append(f"{url}: {str(exc) or type(exc).__name__}")  # fetch's errors are one line for the user
             continue
         report.list_pages += 1
         articles, lists = page_links(profile, html, url)

@@ -340,8 +340,9 @@ class Inspector(PickMode, HandEdits, QWidget):
             self.draft.set_rule(key, self._suggestions[key])
         self._say(f"Rules from page metadata: {', '.join(label_for(k) for k in used)}." if used else "Nothing to add.")
         self._changed()
-        self.view.setFocus()  # the bar hides with its button: Qt would hand the focus (and the next key) to the
-        return used  # Start pages line, all selected
+        # the bar hides with its button: Qt would hand the focus (and the next key) to the Start pages line, selected
+        self.view.setFocus()
+        return used
 
     @Slot(str)
     def _row_activated(self, key: str) -> None:
